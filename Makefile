@@ -1,0 +1,37 @@
+# The workbook's two everyday commands, `make lab` and `make test`, each create .venv when it is missing.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test notebooks bench clean help
+
+help:
+	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00)"
+	@echo "make test       set up .venv if needed and run the whole test suite (unit, property, notebooks)"
+	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
+	@echo "make bench      run the throughput benchmarks"
+
+$(STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python binder/install_lab_settings.py
+	@touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+notebooks: $(STAMP)
+	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
+
+bench: $(STAMP)
+	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .hypothesis

@@ -1,0 +1,29 @@
+"""loopkit: a small, exact model of DeerFlow's tool-call loop detection, for teaching.
+
+The core (normalization, keys, fingerprints, bounded dicts) uses only the standard library; ``import loopkit``
+never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
+:mod:`loopkit.plots`, the self-checks in :mod:`loopkit.exercises`.
+"""
+
+from .bounded import BoundedDict, LRUDict
+from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
+from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
+from .normalize import canonical_json, normalize_args
+from .upstream import COMMIT as UPSTREAM_COMMIT
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BUCKET_SIZE",
+    "BoundedDict",
+    "FINGERPRINT_HEX_CHARS",
+    "LRUDict",
+    "SALIENT_FIELDS",
+    "UPSTREAM_COMMIT",
+    "call_entry",
+    "canonical_json",
+    "fingerprint",
+    "normalize_args",
+    "read_bucket",
+    "stable_key",
+]

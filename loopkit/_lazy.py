@@ -1,0 +1,20 @@
+"""Lazy re-exports for the view packages, so importing them does not import ipywidgets or matplotlib."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+
+def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Callable, Callable]:
+    """Return ``(__getattr__, __dir__)`` for ``package`` that load ``name`` from ``package.exports[name]``."""
+
+    def __getattr__(name: str):
+        if name in exports:
+            return getattr(importlib.import_module(f"{package}.{exports[name]}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    def __dir__():
+        return sorted(exports)
+
+    return __getattr__, __dir__

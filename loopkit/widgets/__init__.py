@@ -1,0 +1,19 @@
+"""Interactive views for the chapters. This package and :mod:`loopkit.plots` are the only places that import
+ipywidgets and matplotlib, and they import them inside the view functions.
+
+Every view is a thin shell over a plain function in the same module: the tests call the plain function, then set
+the view's controls and assert on what it shows. Names load lazily::
+
+    from loopkit import widgets
+    widgets.bucket_explorer()
+"""
+
+from .._lazy import lazy_exports
+
+#: public name -> submodule that defines it
+_EXPORTS = {
+    "bucket_explorer": "buckets",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

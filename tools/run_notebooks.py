@@ -1,0 +1,55 @@
+"""Restart & Run All for chapter notebooks: execute each one top to bottom in a fresh kernel, in place.
+
+Usage: python tools/run_notebooks.py notebooks/02_read_buckets.ipynb [...]
+
+The stored outputs are what learners see and what nbval compares, so they must come from exactly one clean run.
+Timing metadata is not recorded, so re-running an unchanged chapter gives an unchanged file. Prints the wall
+time of each notebook; exits non-zero if any cell raises.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+
+def run(path: pathlib.Path) -> float:
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    started = time.perf_counter()
+    client.execute()
+    elapsed = time.perf_counter() - started
+    nbformat.write(nb, path)
+    return elapsed
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    failed = 0
+    for name in argv:
+        path = pathlib.Path(name)
+        try:
+            elapsed = run(path)
+        except CellExecutionError as exc:
+            failed += 1
+            print(f"FAILED {path}: a cell raised\n{exc}", file=sys.stderr)
+            continue
+        print(f"{elapsed:6.2f} s  {path}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
