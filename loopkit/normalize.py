@@ -42,9 +42,10 @@ def _describe_unserializable(value: Any) -> str:
 def _fallback_text(value: Any) -> str:
     try:
         return canonical_json(value)
-    except (TypeError, ValueError, RecursionError):
-        # Mixed-type keys cannot be sorted, circular containers cannot be encoded, and a raising __str__ defeats
-        # default=str. Upstream would raise here; the model keeps its promise never to raise.
+    except Exception:
+        # Mixed-type keys cannot be sorted, circular containers cannot be encoded, and a raising __str__ (which
+        # may raise anything) defeats default=str. Upstream would raise here; the model keeps its promise never
+        # to raise.
         return _describe_unserializable(value)
 
 
