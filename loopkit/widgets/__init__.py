@@ -12,7 +12,11 @@ from .._lazy import lazy_exports
 
 #: public name -> submodule that defines it
 _EXPORTS = {
-    "bucket_explorer": "buckets",
+    "bucket_explorer": "buckets",  # chapter 02
+    "batch_builder": "batch",  # chapter 03
+    "eviction_race": "eviction",  # chapter 04
+    "detector_playground": "playground",  # chapter 05
+    "deployment_advisor": "deployment",  # chapter 07
 }
 
 __all__ = sorted(_EXPORTS)
