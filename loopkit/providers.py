@@ -344,6 +344,7 @@ class TraceStream:
     messages = property(lambda self: self._batcher.messages, doc="Messages read so far.")
     batches = property(lambda self: self._batcher.batches, doc="Batches emitted so far.")
     calls = property(lambda self: self._batcher.calls, doc="Tool calls emitted so far.")
+    turns = property(lambda self: self._batcher.turn, doc="User messages read so far (each is a new run upstream).")
 
     def _is_jsonl(self, handle) -> bool:
         if self.path.lower().endswith(_JSONL_SUFFIXES):
@@ -358,13 +359,11 @@ class TraceStream:
                 raise TraceError(f"{self.path}: expected a JSON array, a JSON object or JSON Lines; "
                                  f"the file starts with {first[:20]!r}")
             try:
-                value = json.loads(first)
+                json.loads(first)
             except (ValueError, RecursionError):
                 return False  # a JSON document spread over several lines
-            if _looks_like_container(value):
-                # One object on one line that holds the messages is a JSON document, unless more lines follow.
-                return any(line.strip() for line in handle)
-            return True
+            # A whole object on the first line: JSON Lines if another line follows, else a one-line JSON document.
+            return any(line.strip() for line in handle)
         raise TraceError(f"{self.path}: the file is empty; expected JSON or JSON Lines")
 
     def __iter__(self) -> Iterator[Batch]:
