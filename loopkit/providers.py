@@ -62,6 +62,10 @@ _LANGCHAIN_AI_TYPES = {"ai", "AIMessage", "AIMessageChunk"}
 _LANGCHAIN_HUMAN_TYPES = {"human", "HumanMessage", "HumanMessageChunk"}
 
 
+def _is_map(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)  # the common case without the ABC check
+
+
 class TraceError(ValueError):
     """A transcript the adapters cannot use. The message starts with where (``FILE:LINE`` or the message index)
     and says what was expected."""
@@ -121,7 +125,7 @@ def _name(value: Any, where: str, what: str) -> str:
 
 
 def _entry(value: Any, where: str, what: str, needs: str) -> Mapping:
-    if not isinstance(value, Mapping):
+    if not _is_map(value):
         raise TraceError(f"{where}: {what} must be an object with {needs}, got {type(value).__name__}")
     return value
 
@@ -132,7 +136,7 @@ def _entry(value: Any, where: str, what: str, needs: str) -> Mapping:
 def _unwrap(message: Mapping) -> Mapping:
     """LangChain's ``messages_to_dict`` wraps each message as ``{"type": ..., "data": {...}}``."""
     data = message.get("data")
-    if isinstance(data, Mapping) and set(message) <= {"type", "data"}:
+    if _is_map(data) and set(message) <= {"type", "data"}:
         merged = dict(data)
         merged.setdefault("type", message.get("type"))
         return merged
@@ -148,7 +152,7 @@ def _anthropic_blocks(content: Any) -> list | None:
             blocks = _decode_list(content, "", "content")
         except TraceError:
             return None  # text that merely looks like a list stays text
-        if all(isinstance(b, Mapping) and "type" in b for b in blocks):
+        if all(_is_map(b) and "type" in b for b in blocks):
             return blocks
     return None
 
@@ -160,7 +164,7 @@ def _is_user_turn(message: Mapping) -> bool:
     if message.get("role") != "user" or message.get("type") not in (None, "message"):
         return False
     blocks = _anthropic_blocks(message.get("content"))
-    if blocks and all(isinstance(b, Mapping) and b.get("type") == "tool_result" for b in blocks):
+    if blocks and all(_is_map(b) and b.get("type") == "tool_result" for b in blocks):
         return False
     return True
 
@@ -180,7 +184,7 @@ def _read_message(message: Mapping, where: str) -> tuple[str | None, list]:
     entries = _as_list(raw, where, "'tool_calls'")
     if entries:
         first = entries[0]
-        shape = "openai-chat" if isinstance(first, Mapping) and "function" in first else "langchain"
+        shape = "openai-chat" if _is_map(first) and "function" in first else "langchain"
         calls = []
         for i, entry in enumerate(entries):
             what = f"tool_calls[{i}]"
@@ -198,11 +202,11 @@ def _read_message(message: Mapping, where: str) -> tuple[str | None, list]:
         return shape, calls
 
     blocks = _anthropic_blocks(message.get("content"))
-    uses = [b for b in blocks or () if isinstance(b, Mapping) and b.get("type") == "tool_use"]
+    uses = [b for b in blocks or () if _is_map(b) and b.get("type") == "tool_use"]
     if uses:
         calls = []
         for i, block in enumerate(blocks):
-            if isinstance(block, Mapping) and block.get("type") == "tool_use":
+            if _is_map(block) and block.get("type") == "tool_use":
                 name = _name(block.get("name"), where, f"content[{i}] (tool_use) 'name'")
                 calls.append({"name": name, "args": block.get("input"), "id": block.get("id")})
         return "anthropic", calls
@@ -239,7 +243,7 @@ class _Batcher:
             yield self._emit(self._pending_where, calls)
 
     def feed(self, where: str, message: Any) -> Iterator[Batch]:
-        if not isinstance(message, Mapping):
+        if not _is_map(message):
             raise TraceError(f"{where}: expected a message object, got {type(message).__name__}: {message!r:.60}")
         self.messages += 1
         message = _unwrap(message)
@@ -296,7 +300,7 @@ def _container_list(document: Any, source: str) -> tuple[str, list]:
 
 def _looks_like_container(value: Any) -> str | None:
     """The container key of an object that holds a whole conversation rather than being one message."""
-    if isinstance(value, Mapping) and "role" not in value and "type" not in value:
+    if _is_map(value) and "role" not in value and "type" not in value:
         for key in CONTAINER_KEYS:
             if isinstance(value.get(key), (list, str)):
                 return key
