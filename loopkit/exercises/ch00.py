@@ -2,25 +2,25 @@
 
 from . import Question, equals
 
-#: The agent trace chapter 00 prints: one tool call per turn, as "tool target".
+#: The agent trace of exercise 0.1: one tool call per turn, as "tool argument".
 TRACE = (
-    "read_file app.py",
-    "bash pytest",
-    "read_file app.py",
-    "bash pytest",
-    "read_file app.py",
-    "bash pytest",
+    'web_search "loop detection"',
+    "read_file notes.md",
+    'web_search "loop detection"',
+    'web_search "loop detection"',
+    "read_file notes.md",
+    "write_file summary.md",
 )
 
 q1 = Question(
     "0.1",
     "How many of the agent's six calls repeat a call it had already made?",
     checker=equals(
-        4,
-        why="Only turns 1 and 2 were new; turns 3 to 6 redo them. Two thirds of this run was spent going in circles.",
+        3,
+        why="Turns 3, 4 and 5 redo turns 1 and 2. Half of this run was spent on work it had already done.",
     ),
-    solution=4,
-    solution_code="answer = 4   # turns 3, 4, 5 and 6 each repeat turn 1 or turn 2",
+    solution=3,
+    solution_code="answer = 3   # turns 3 and 4 repeat turn 1, turn 5 repeats turn 2",
     hint="Go through the trace turn by turn and ask: has this exact call appeared before? Count the yeses.",
-    wrong=[6, 3, 2, "4 calls"],
+    wrong=[6, 4, 2, 5, "3"],
 )

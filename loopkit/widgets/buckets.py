@@ -84,7 +84,7 @@ def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET
     if lo == hi:
         meaning = (
             f"Both ends fall in bucket {lo}, so every read of this file that starts and ends in bucket {lo} "
-            "gets the same key: the detector counts them as one repeated action."
+            "gets the same key: the detector counts them as the same action."
         )
     else:
         meaning = (
