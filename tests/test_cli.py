@@ -38,8 +38,8 @@ def test_no_command_is_a_usage_error():
 
 
 def test_looping_session_warns_then_stops_with_exit_1():
-    # coding_loop: read_file src/calendar/dates.py in bucket 0-0 at steps 2, 5, 6, 9, 12 and the same pytest at
-    # steps 1, 4, 8, 11, 13, 15, 17. The read reaches 3 at step 6 (warn) and 5 at step 12 (stop); the pytest
+    # coding_loop: read_file src/calendar/dates.py in bucket 0-0 at steps 2, 5, 6, 9, 11, 13... and the same
+    # pytest at steps 1, 4, 8, 10, 12... The read reaches 3 at step 6 (warn) and 5 at step 11 (stop); the pytest
     # batch reaches 3 at step 8 (warn). Batch k's assistant message is on line 2k + 1 (two header lines, then
     # one assistant line and one tool line per batch).
     out = replay(LOOP.name, cwd=DATA)
@@ -50,12 +50,12 @@ def test_looping_session_warns_then_stops_with_exit_1():
     assert rows == [
         ["6", "line", "13", "warn", "hash", "3", "-", "read_file"],
         ["8", "line", "17", "warn", "hash", "3", "-", "bash"],
-        ["12", "line", "25", "stop", "hash", "5", "-", "read_file"],
+        ["11", "line", "23", "stop", "hash", "5", "-", "read_file"],
     ]
     assert lines[-1] == (
-        "coding_loop.openai_chat.jsonl: openai-chat (auto-detected) in JSON Lines; 36 messages, 17 batches, "
-        "17 tool calls. DeerFlow would have warned 2 times (first at step 6), then stopped the run at step 12 "
-        "(hash layer, count 5); 5 later batches would never have run."
+        "coding_loop.openai_chat.jsonl: openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches, "
+        "20 tool calls. DeerFlow would have warned 2 times (first at step 6), then stopped the run at step 11 "
+        "(hash layer, count 5); 9 later batches would never have run."
     )
     assert out.stderr == ""
 
@@ -80,13 +80,13 @@ def test_json_output_is_one_object_per_replayed_batch_then_a_summary():
     assert out.returncode == 1
     records = [json.loads(line) for line in out.stdout.splitlines()]
     decisions, summary = records[:-1], records[-1]["summary"]
-    assert [d["step"] for d in decisions] == list(range(1, 13))  # the replay ends at the stop
-    assert [(d["step"], d["action"]) for d in decisions if d["action"] != "ok"] == [(6, "warn"), (8, "warn"), (12, "stop")]
-    assert decisions[11]["where"] == f"{LOOP}:25" and decisions[11]["calls"] == ["read_file"]
-    assert len(decisions[0]["fingerprint"]) == 12 and "final answer" in decisions[11]["message"]
-    assert summary == {"file": str(LOOP), "format": "openai-chat", "container": "JSON Lines", "messages": 36,
-                       "batches": 17, "calls": 17, "replayed": 12, "warnings": 2, "first_warn_step": 6,
-                       "stop_step": 12, "stop_layer": "hash", "user_messages": 1, "exit_code": 1}
+    assert [d["step"] for d in decisions] == list(range(1, 12))  # the replay ends at the stop
+    assert [(d["step"], d["action"]) for d in decisions if d["action"] != "ok"] == [(6, "warn"), (8, "warn"), (11, "stop")]
+    assert decisions[10]["where"] == f"{LOOP}:23" and decisions[10]["calls"] == ["read_file"]
+    assert len(decisions[0]["fingerprint"]) == 12 and "final answer" in decisions[10]["message"]
+    assert summary == {"file": str(LOOP), "format": "openai-chat", "container": "JSON Lines", "messages": 42,
+                       "batches": 20, "calls": 20, "replayed": 11, "warnings": 2, "first_warn_step": 6,
+                       "stop_step": 11, "stop_layer": "hash", "user_messages": 1, "exit_code": 1}
 
 
 def test_thresholds_change_the_verdict():
