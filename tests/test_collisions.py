@@ -107,7 +107,8 @@ def test_repeats_of_the_same_action_are_not_collisions():
     same_action = {"name": "bash", "args": '{"command": "ls", "description": "again"}'}
     # Same entries, so the same full fingerprint: a repeat, which the search must skip rather than report.
     assert find_prefix_collision(12, [[call], [same_action], [call], [call, call]]) is None
-    hit = find_prefix_collision(1, [[call], [same_action], [call, call], [{"name": "x"}]] + [[{"name": str(i)}] for i in range(40)])
+    others = [[{"name": str(i)}] for i in range(40)]
+    hit = find_prefix_collision(1, [[call], [same_action], [call, call]] + others)
     assert (hit.first, hit.second) != ([call], [same_action])
 
 

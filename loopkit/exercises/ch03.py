@@ -42,17 +42,26 @@ def _call(name, args):
     return {"name": name, "args": args}
 
 
+def _write(content):
+    return _call("write_file", {"path": "a.py", "content": content})
+
+
+def _read(start, end):
+    return _call("read_file", {"path": "a.py", "start_line": start, "end_line": end})
+
+
 q2 = Question(
     "3.2",
     "Write same_action(call_a, call_b): True when the detector counts the two calls as the same action",
     checker=function_cases(
         [
             ((_call("bash", {"command": "ls", "description": "list"}), _call("bash", {"command": "ls"})), True),
-            ((_call("write_file", {"path": "a.py", "content": "v1"}), _call("write_file", {"path": "a.py", "content": "v2"})), False),
-            ((_call("write_file", {"path": "a.py", "content": "v1"}), _call("write_file", {"content": "v1", "path": "a.py"})), True),
-            ((_call("read_file", {"path": "a.py", "start_line": 1, "end_line": 50}), _call("read_file", {"path": "a.py", "start_line": 120, "end_line": 180})), True),
-            ((_call("read_file", {"path": "a.py", "start_line": 1, "end_line": 50}), _call("read_file", {"path": "a.py", "start_line": 1, "end_line": 250})), False),
-            ((_call("web_search", '{"query": "loops", "max_results": 3}'), _call("web_search", {"query": "loops"})), True),
+            ((_write("v1"), _write("v2")), False),
+            ((_write("v1"), _call("write_file", {"content": "v1", "path": "a.py"})), True),
+            ((_read(1, 50), _read(120, 180)), True),
+            ((_read(1, 50), _read(1, 250)), False),
+            ((_call("web_search", '{"query": "loops", "max_results": 3}'), _call("web_search", {"query": "loops"})),
+             True),
             ((_call("grep", {"pattern": "TODO"}), _call("glob", {"pattern": "TODO"})), False),
         ],
         why="Two calls are the same action exactly when their entries (tool name plus stable key) are equal.",

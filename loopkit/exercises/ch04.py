@@ -1,6 +1,7 @@
 """Chapter 04 exercises: FIFO against LRU eviction, and cachetools' FIFOCache."""
 
-from loopkit.bounded import BoundedDict, LRUDict
+from loopkit.bounded import LRUDict
+from loopkit.policies import run_script
 
 from . import Question, equals, function_cases
 
@@ -40,11 +41,9 @@ def lru_evictions(writes, maxsize):
 
 
 def _fifo_evictions(writes, maxsize):
-    evicted = []
-    d = BoundedDict(maxsize, on_evict=lambda key, value: evicted.append(key))
-    for i, key in enumerate(writes):
-        d[key] = i
-    return evicted
+    """The same log for BoundedDict: a plausible mix-up of the two policies."""
+    script = "\n".join(f"set {key} {i}" for i, key in enumerate(writes))
+    return list(run_script(script, maxsize)["BoundedDict (FIFO)"].evicted_keys)
 
 
 def _lru_survivors(writes, maxsize):
