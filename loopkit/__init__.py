@@ -6,6 +6,15 @@ never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`l
 """
 
 from .bounded import BoundedDict, LRUDict
+from .collisions import (
+    PrefixCollision,
+    birthday_rows,
+    calls_for_probability,
+    collision_probability,
+    expected_tries,
+    find_prefix_collision,
+    prefix_bits,
+)
 from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
@@ -23,12 +32,19 @@ __all__ = [
     "FINGERPRINT_HEX_CHARS",
     "LRUDict",
     "LoopDetector",
+    "PrefixCollision",
     "SALIENT_FIELDS",
     "UPSTREAM_COMMIT",
+    "birthday_rows",
     "call_entry",
+    "calls_for_probability",
     "canonical_json",
+    "collision_probability",
+    "expected_tries",
+    "find_prefix_collision",
     "fingerprint",
     "normalize_args",
+    "prefix_bits",
     "read_bucket",
     "stable_key",
 ]

@@ -16,6 +16,13 @@ CHAPTERS = chapters()
 IDS = [p.name for p in CHAPTERS]
 
 
+def test_the_foundation_chapters_exist():
+    names = {p.name for p in CHAPTERS}
+    expected = {"00_start_here.ipynb", "01_normalization.ipynb", "02_read_buckets.ipynb", "03_fingerprints.ipynb",
+                "04_fifo_vs_lru.ipynb"}
+    assert expected <= names, f"missing chapters: {sorted(expected - names)}"
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_every_code_cell_was_executed_once_in_order(path):
     counts = [cell.get("execution_count") for cell in code_cells(load(path))]
