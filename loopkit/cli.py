@@ -21,7 +21,8 @@ from typing import TextIO
 from .detector import DetectorConfig, LoopDetector
 from .providers import FORMATS, TraceError, iter_trace
 
-__all__ = ["main", "build_parser", "replay_file", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
+__all__ = ["main", "build_parser", "replay_file", "stream_replay", "summary_line", "ReplayTally", "short_where",
+           "call_names", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
 
 EXIT_OK, EXIT_STOPPED, EXIT_UNUSABLE = 0, 1, 2
 
@@ -85,13 +86,15 @@ def _config(options: argparse.Namespace) -> DetectorConfig:
     return DetectorConfig(**fields)
 
 
-def _short_where(where: str, path: str) -> str:
+def short_where(where: str, path: str) -> str:
+    """``"line 14"`` or ``"message 3"``: a batch's location without the file name."""
     rest = where[len(path):] if where.startswith(path) else where
     rest = rest.lstrip(":").strip()
     return f"line {rest}" if rest.isdigit() else rest.replace("message index", "message")
 
 
-def _call_names(calls: list) -> str:
+def call_names(calls: list) -> str:
+    """The tool names of a batch, ``"read_file x2, bash"``, cut to 48 characters."""
     names: dict[str, int] = {}
     for call in calls:
         names[call["name"]] = names.get(call["name"], 0) + 1
@@ -123,27 +126,59 @@ class _Table:
         print(self._line(values), file=self.out)
 
 
-def _summary_text(stream, replayed: int, warnings: int, first_warn, stop) -> str:
+class ReplayTally:
+    """What a replay found so far: batches replayed, warnings, the first warning and the stop."""
+
+    def __init__(self) -> None:
+        self.replayed = 0
+        self.warnings = 0
+        self.first_warn: int | None = None
+        self.stop: tuple | None = None  # (step, layer, count, tool)
+
+    def add(self, step: int, decision) -> None:
+        self.replayed += 1
+        if decision.action == "warn":
+            self.warnings += 1
+            self.first_warn = self.first_warn or step
+        elif decision.action == "stop" and self.stop is None:
+            self.stop = (step, decision.layer, decision.count, decision.tool)
+
+    def verdict(self, batches: int) -> str:
+        """One sentence: would DeerFlow have warned or stopped, and when (``batches`` counts the whole trace)."""
+        n = self.warnings
+        told = f"warned at step {self.first_warn}" if n == 1 else f"warned {n} times (first at step {self.first_warn})"
+        if self.stop:
+            step, layer, count, tool = self.stop
+            what = f"{layer} layer, {tool!r} count {count}" if tool else f"{layer} layer, count {count}"
+            later = batches - step
+            return (f"DeerFlow would have {told + ', then ' if n else ''}stopped the run at step {step} ({what}); "
+                    f"{later} later batch{'es' * (later != 1)} would never have run.")
+        if n:
+            return f"DeerFlow would have {told} and never stopped."
+        return "DeerFlow would neither have warned nor stopped."
+
+
+def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None):
+    """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh detector as it is parsed;
+    yield ``(batch, decision)``. The replay ends at the first stop, as the real run would have; the rest of the
+    stream is still read, so its errors are reported and its batches counted. Nothing is kept."""
+    detector = LoopDetector(config)
+    tally = tally if tally is not None else ReplayTally()
+    for batch in stream:
+        if tally.stop:
+            continue
+        decision = detector.observe(batch.calls)
+        tally.add(batch.step, decision)
+        yield batch, decision
+
+
+def summary_line(stream, tally: ReplayTally) -> str:
+    """The one-line summary the command prints after the table."""
     if not stream.calls:
         return stream.describe()
-    head = stream.describe()
-    if warnings == 1:
-        told = f"warned at step {first_warn}"
-    else:
-        told = f"warned {warnings} times (first at step {first_warn})"
-    if stop:
-        step, layer, count, tool = stop
-        what = f"{layer} layer, {tool!r} count {count}" if tool else f"{layer} layer, count {count}"
-        later = stream.batches - step
-        verdict = (f"DeerFlow would have {told + ', then ' if warnings else ''}stopped the run at step {step} "
-                   f"({what}); {later} later batch{'es' * (later != 1)} would never have run.")
-    elif warnings:
-        verdict = f"DeerFlow would have {told} and never stopped."
-    else:
-        verdict = "DeerFlow would neither have warned nor stopped."
     turns = f" Note: {stream.turns} user messages; DeerFlow would start a new run for each." \
         if stream.turns > 1 else ""
-    return f"{head}. {verdict}{turns}"
+    return f"{stream.describe()}. {tally.verdict(stream.batches)}{turns}"
 
 
 def replay_file(options: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
@@ -153,25 +188,14 @@ def replay_file(options: argparse.Namespace, out: TextIO = sys.stdout, err: Text
     except ValueError as exc:
         print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
         return EXIT_UNUSABLE
-    detector = LoopDetector(config)
     stream = iter_trace(options.file, options.format)
     table = _Table(out)
+    tally = ReplayTally()
     kept = [] if options.plot else None
-    replayed = warnings = 0
-    first_warn = stop = None
     try:
-        for batch in stream:
-            if stop:
-                continue  # the real run ended at the stop; keep reading only to check and count the rest
-            decision = detector.observe(batch.calls)
-            replayed += 1
+        for batch, decision in stream_replay(stream, config, tally):
             if kept is not None:
                 kept.append(batch.calls)
-            if decision.action == "warn":
-                warnings += 1
-                first_warn = first_warn or batch.step
-            elif decision.action == "stop":
-                stop = (batch.step, decision.layer, decision.count, decision.tool)
             if options.json:
                 record = {"step": batch.step, "where": batch.where, "action": decision.action,
                           "layer": decision.layer, "count": decision.count, "tool": decision.tool,
@@ -179,21 +203,22 @@ def replay_file(options: argparse.Namespace, out: TextIO = sys.stdout, err: Text
                           "message": decision.message}
                 print(json.dumps(record), file=out)
             elif decision.action != "ok":
-                table.row(batch.step, _short_where(batch.where, stream.path), decision.action, decision.layer,
-                          decision.count, decision.tool or "-", _call_names(batch.calls))
+                table.row(batch.step, short_where(batch.where, stream.path), decision.action, decision.layer,
+                          decision.count, decision.tool or "-", call_names(batch.calls))
     except TraceError as exc:
         print(f"loopkit replay: error: {exc}", file=err)
         return EXIT_UNUSABLE
+    stop = tally.stop
     code = EXIT_STOPPED if stop else EXIT_OK
     if options.json:
         summary = {"file": stream.path, "format": stream.format, "container": stream.container,
                    "messages": stream.messages, "batches": stream.batches, "calls": stream.calls,
-                   "replayed": replayed, "warnings": warnings, "first_warn_step": first_warn,
+                   "replayed": tally.replayed, "warnings": tally.warnings, "first_warn_step": tally.first_warn,
                    "stop_step": stop[0] if stop else None, "stop_layer": stop[1] if stop else None,
                    "user_messages": stream.turns, "exit_code": code}
         print(json.dumps({"summary": summary}), file=out)
     else:
-        print(_summary_text(stream, replayed, warnings, first_warn, stop), file=out)
+        print(summary_line(stream, tally), file=out)
     if options.plot:
         if not kept:
             print(f"loopkit replay: no tool calls, so no plot was written to {options.plot}", file=err)

@@ -18,6 +18,7 @@ _EXPORTS = {
     "eviction_race": "eviction",  # chapter 04
     "detector_playground": "playground",  # chapter 05
     "deployment_advisor": "deployment",  # chapter 07
+    "transcript_replay": "transcript",  # chapter 08
 }
 
 __all__ = sorted(_EXPORTS)
