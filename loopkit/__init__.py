@@ -19,6 +19,7 @@ from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDet
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .normalize import canonical_json, normalize_args
+from .providers import TraceError, iter_trace, load_trace
 from .upstream import COMMIT as UPSTREAM_COMMIT
 
 __version__ = "0.1.0"
@@ -34,6 +35,7 @@ __all__ = [
     "LoopDetector",
     "PrefixCollision",
     "SALIENT_FIELDS",
+    "TraceError",
     "UPSTREAM_COMMIT",
     "birthday_rows",
     "call_entry",
@@ -43,6 +45,8 @@ __all__ = [
     "expected_tries",
     "find_prefix_collision",
     "fingerprint",
+    "iter_trace",
+    "load_trace",
     "normalize_args",
     "prefix_bits",
     "read_bucket",
