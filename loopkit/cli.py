@@ -181,8 +181,10 @@ def summary_line(stream, tally: ReplayTally) -> str:
     return f"{stream.describe()}. {tally.verdict(stream.batches)}{turns}"
 
 
-def replay_file(options: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``replay`` for parsed ``options``; print the table (or JSON Lines) and the summary; return the exit code."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     try:
         config = _config(options)
     except ValueError as exc:
@@ -241,7 +243,8 @@ def _plot(batches: list, config: DetectorConfig, path: str) -> None:
     from .plots import timeline
 
     drawn = timeline(trace.replay(batches, config), config)
-    figure = getattr(drawn, "figure", drawn)
+    first = drawn[0] if isinstance(drawn, (tuple, list)) else drawn  # an Axes, a tuple of Axes, or a Figure
+    figure = getattr(first, "figure", first)
     figure.savefig(path, bbox_inches="tight")
     plt.close(figure)
 
