@@ -121,13 +121,22 @@ class PeerModel:
         state = self._start()
         warn = None
         for step, batch in enumerate(_checked(batches), 1):
-            for entry in batch:
-                action = self._feed(state, entry)
-                if action == "stop":
-                    return PeerResult(self.name, warn, step)
-                if action == "warn" and warn is None:
-                    warn = step
+            action = self._step(state, batch)
+            if action == "stop":
+                return PeerResult(self.name, warn, step)
+            if action == "warn" and warn is None:
+                warn = step
         return PeerResult(self.name, warn, None)
+
+    def _step(self, state: Any, batch: list) -> str | None:
+        """The strongest action over one batch, its calls fed one at a time in model order."""
+        acted = None
+        for entry in batch:
+            action = self._feed(state, entry)
+            if action == "stop":
+                return "stop"
+            acted = acted or action
+        return acted
 
     def _start(self) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -331,16 +340,12 @@ class DeerFlow(PeerModel):
             raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
         self.config = config or DetectorConfig()
 
-    def run(self, batches):
-        detector = LoopDetector(self.config)
-        warn = None
-        for step, batch in enumerate(_checked(batches), 1):
-            action = detector.observe([c for c in batch if not _is_message(c)]).action
-            if action == "stop":
-                return PeerResult(self.name, warn, step)
-            if action == "warn" and warn is None:
-                warn = step
-        return PeerResult(self.name, warn, None)
+    def _start(self):
+        return LoopDetector(self.config)
+
+    def _step(self, detector, batch):
+        action = detector.observe([c for c in batch if not _is_message(c)]).action
+        return None if action == "ok" else action
 
 
 #: One instance of every peer model, in the order of the chapter's table.

@@ -1,5 +1,7 @@
 """Chapter 08 exercises: replaying your own trace, the peer detectors, and the evade-the-detector challenge."""
 
+import inspect
+
 from loopkit.challenge import score
 
 from . import Question, equals, function_cases
@@ -75,8 +77,8 @@ def _evades(answer):
     return result.evaded, str(result)
 
 
-def _long_cycle():
-    cycle = [
+def evasive_trace():
+    cycle = [  # ten different actions: each comes back only every ten steps
         {"name": "read_file", "args": {"path": "src/a.py", "start_line": 1, "end_line": 100}},
         {"name": "bash", "args": {"command": "pytest -x"}},
         {"name": "grep", "args": {"pattern": "TODO", "path": "src"}},
@@ -88,6 +90,8 @@ def _long_cycle():
         {"name": "glob", "args": {"pattern": "**/*.py"}},
         {"name": "bash", "args": {"command": "git status"}},
     ]
+    # 30 steps, 20 wasted; a 20-batch window holds each action at most twice, and read_file has 9 of 30 calls.
+    # Another way in: vary what the fingerprint keys but the work does not ("pytest  -x", "./src/a.py").
     return [[call] for call in cycle * 3]
 
 
@@ -99,21 +103,8 @@ q4 = Question(
     "8.4",
     "Evade the detector: a trace that truly loops but never trips DeerFlow",
     checker=_evades,
-    solution=_long_cycle(),
-    solution_code='''cycle = [  # ten different actions; each one comes back only every ten steps
-    {"name": "read_file", "args": {"path": "src/a.py", "start_line": 1, "end_line": 100}},
-    {"name": "bash", "args": {"command": "pytest -x"}},
-    {"name": "grep", "args": {"pattern": "TODO", "path": "src"}},
-    {"name": "read_file", "args": {"path": "src/b.py"}},
-    {"name": "bash", "args": {"command": "make lint"}},
-    {"name": "ls", "args": {"path": "src"}},
-    {"name": "read_file", "args": {"path": "src/a.py", "start_line": 201, "end_line": 300}},
-    {"name": "web_search", "args": {"query": "iso week python"}},
-    {"name": "glob", "args": {"pattern": "**/*.py"}},
-    {"name": "bash", "args": {"command": "git status"}},
-]
-answer = [[call] for call in cycle * 3]   # 30 steps, 20 wasted; a 20-batch window holds each action twice
-# Another way in: vary what the fingerprint keys but the work does not ("pytest  -x", "./src/a.py").''',
+    solution=evasive_trace(),
+    solution_code=inspect.getsource(evasive_trace) + "\n\nanswer = evasive_trace()",
     hint="DeerFlow warns when one fingerprint comes 3 times within 20 batches, or one tool 30 times within 50 "
          "calls. How far apart must the repeats of an action be? And the checker normalizes paths, spacing and "
          "quoting, while the fingerprint does not.",
