@@ -121,21 +121,22 @@ class PeerModel:
         state = self._start()
         warn = None
         for step, batch in enumerate(_checked(batches), 1):
-            action = self._step(state, batch)
-            if action == "stop":
-                return PeerResult(self.name, warn, step)
-            if action == "warn" and warn is None:
+            actions = self._step(state, batch)
+            if "warn" in actions and warn is None:
                 warn = step
+            if "stop" in actions:
+                return PeerResult(self.name, warn, step)
         return PeerResult(self.name, warn, None)
 
-    def _step(self, state: Any, batch: list) -> str | None:
-        """The strongest action over one batch, its calls fed one at a time in model order."""
-        acted = None
+    def _step(self, state: Any, batch: list) -> set:
+        """What the model did over one batch, its calls fed one at a time in model order; a stop ends the batch."""
+        acted = set()
         for entry in batch:
             action = self._feed(state, entry)
+            if action:
+                acted.add(action)
             if action == "stop":
-                return "stop"
-            acted = acted or action
+                break
         return acted
 
     def _start(self) -> Any:  # pragma: no cover - abstract
@@ -344,8 +345,7 @@ class DeerFlow(PeerModel):
         return LoopDetector(self.config)
 
     def _step(self, detector, batch):
-        action = detector.observe([c for c in batch if not _is_message(c)]).action
-        return None if action == "ok" else action
+        return {detector.observe([c for c in batch if not _is_message(c)]).action} - {"ok"}
 
 
 #: One instance of every peer model, in the order of the chapter's table.

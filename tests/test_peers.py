@@ -87,6 +87,7 @@ def test_cline_notices_at_three_and_stops_at_five():
     assert run(Cline(), [A] * 4) == (3, None)
     assert run(Cline(), [A] * 5) == (3, 5)
     assert run(Cline(), [B, B, A, A, A, A, A]) == (5, 7)
+    assert Cline().run([[A] * 5]) == PeerResult("Cline", 1, 1)  # the notice and the stop in one batch
 
 
 def test_cline_needs_consecutive_calls_and_ignores_key_order():
