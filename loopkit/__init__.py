@@ -1,10 +1,11 @@
 """loopkit: a small, exact model of DeerFlow's tool-call loop detection, for teaching.
 
-The core (normalization, keys, fingerprints, bounded dicts, the detector) uses only the standard library; ``import loopkit``
-never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
+The core (normalization, keys, fingerprints, bounded dicts, the detector, the pattern library) uses only the
+standard library; ``import loopkit`` never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
 :mod:`loopkit.plots`, the self-checks in :mod:`loopkit.exercises`.
 """
 
+from . import patterns
 from .bounded import BoundedDict, LRUDict
 from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
@@ -29,6 +30,7 @@ __all__ = [
     "canonical_json",
     "fingerprint",
     "normalize_args",
+    "patterns",
     "read_bucket",
     "stable_key",
 ]
