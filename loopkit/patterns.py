@@ -9,11 +9,11 @@ gets them wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LABELS", "Pattern", "PATTERNS", "get", "names"]
+__all__ = ["LABELS", "Pattern", "PATTERNS", "as_batches", "get", "names"]
 
 #: The two labels a human reviewer may give a trace.
 LABELS = ("loop", "progress")
@@ -190,3 +190,29 @@ def get(name: str) -> Pattern:
         return PATTERNS[name]
     except (KeyError, TypeError):
         raise KeyError(f"no pattern named {name!r}; expected one of {', '.join(PATTERNS)}") from None
+
+
+def as_batches(trace: Any) -> list[Batch]:
+    """Check that ``trace`` is a list of batches (each a list of calls) and return it as a list of lists.
+
+    A :class:`Pattern` gives its batches. The errors name the bad batch; the calls themselves are checked later,
+    by the fingerprint.
+
+    >>> as_batches([({"name": "bash", "args": {}},)])
+    [[{'name': 'bash', 'args': {}}]]
+    """
+    if isinstance(trace, Pattern):
+        return trace.batches
+    if isinstance(trace, (str, bytes, Mapping)) or not isinstance(trace, Iterable):
+        raise TypeError(f"batches must be a list of batches (each a list of tool calls), got {type(trace).__name__}")
+    checked = []
+    for index, batch in enumerate(trace):
+        if isinstance(batch, Mapping):
+            raise TypeError(
+                f"batches[{index}] is a single call (a mapping); a trace is a list of batches, each a list of "
+                "calls: wrap one call per turn as [[call1], [call2], ...]"
+            )
+        if isinstance(batch, (str, bytes)) or not isinstance(batch, Iterable):
+            raise TypeError(f"batches[{index}] must be a list of tool calls, got {type(batch).__name__}")
+        checked.append(list(batch))
+    return checked

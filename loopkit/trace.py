@@ -15,31 +15,12 @@ from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from .detector import DetectorConfig, LoopDetector
-from .patterns import PATTERNS, Pattern
+from .patterns import PATTERNS, as_batches
 
 __all__ = ["TOOL_PREFIX", "replay", "config_fields", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
 
 #: Column prefix of the per-tool windowed call counts in a replay table: ``"calls:read_file"`` and so on.
 TOOL_PREFIX = "calls:"
-
-
-def _batches(batches: Any) -> list[list]:
-    """Check the shape of a trace and return it as a list of lists, with errors that name the bad batch."""
-    if isinstance(batches, Pattern):
-        return batches.batches
-    if isinstance(batches, (str, bytes, Mapping)) or not isinstance(batches, Iterable):
-        raise TypeError(f"batches must be a list of batches (each a list of tool calls), got {type(batches).__name__}")
-    checked = []
-    for index, batch in enumerate(batches):
-        if isinstance(batch, Mapping):
-            raise TypeError(
-                f"batches[{index}] is a single call (a mapping); a trace is a list of batches, each a list of "
-                "calls: wrap one call per turn as [[call1], [call2], ...]"
-            )
-        if isinstance(batch, (str, bytes)) or not isinstance(batch, Iterable):
-            raise TypeError(f"batches[{index}] must be a list of tool calls, got {type(batch).__name__}")
-        checked.append(list(batch))
-    return checked
 
 
 def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Hashable = "default",
@@ -67,7 +48,7 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Has
             raise TypeError(f"detector must be a LoopDetector, got {type(detector).__name__}")
     elif config is not None and not isinstance(config, DetectorConfig):
         raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
-    trace = _batches(batches)
+    trace = as_batches(batches)
     detector = detector if detector is not None else LoopDetector(config)
 
     rows = []
