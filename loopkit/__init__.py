@@ -6,6 +6,24 @@ never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`l
 """
 
 from .bounded import BoundedDict, LRUDict
+from .boundaries import (
+    CredentialError,
+    HeaderValueError,
+    assemble_context,
+    deployment_table,
+    evidence_table,
+    frame_untrusted,
+    inject_credentials,
+    is_secret_name,
+    keyed_fingerprint,
+    memory_bucket,
+    read_frame,
+    recommend_deployment,
+    scrub_env,
+    strip_server_owned,
+    trust_channel,
+    validate_header_value,
+)
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .normalize import canonical_json, normalize_args
@@ -16,6 +34,8 @@ __version__ = "0.1.0"
 __all__ = [
     "BUCKET_SIZE",
     "BoundedDict",
+    "CredentialError",
+    "HeaderValueError",
     "FINGERPRINT_HEX_CHARS",
     "LRUDict",
     "SALIENT_FIELDS",
@@ -26,4 +46,19 @@ __all__ = [
     "normalize_args",
     "read_bucket",
     "stable_key",
+    # chapter 07: boundaries
+    "assemble_context",
+    "deployment_table",
+    "evidence_table",
+    "frame_untrusted",
+    "inject_credentials",
+    "is_secret_name",
+    "keyed_fingerprint",
+    "memory_bucket",
+    "read_frame",
+    "recommend_deployment",
+    "scrub_env",
+    "strip_server_owned",
+    "trust_channel",
+    "validate_header_value",
 ]
