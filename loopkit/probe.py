@@ -254,7 +254,7 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
         raise ExtractionRefused(f"{filename}: no top-level function or class named {', '.join(missing)}")
     kept = [defs[n] for n in names]
     lazy = any(a.name == "annotations" for f in futures for a in f.names)
-    kept_imports: list[ast.stmt] = []
+    kept_imports: list[tuple[int, int, ast.stmt]] = []  # (line, alias position, statement): run in file order
     import_statements: set[int] = set()  # the file's import statements that (partly) run
     constants: dict[str, Any] = {}
     for name in sorted(_needed_globals(kept, lazy_annotations=lazy, filename=filename)):
@@ -270,7 +270,7 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
             single = ast.ImportFrom(module=module, names=[alias], level=0) if isinstance(node, ast.ImportFrom) else (
                 ast.Import(names=[alias])
             )
-            kept_imports.append(ast.copy_location(single, node))
+            kept_imports.append((node.lineno, node.names.index(alias), ast.copy_location(single, node)))
             import_statements.add(id(node))
         elif name in assigned:
             node = assigned[name]
@@ -285,7 +285,8 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
             raise ExtractionRefused(
                 f"{filename}: the kept definitions use {name!r}, which the file does not define at top level"
             )
-    module = ast.Module(body=[*futures, *kept_imports, *kept], type_ignores=[])
+    imports_run = [statement for _, _, statement in sorted(kept_imports, key=lambda item: item[:2])]
+    module = ast.Module(body=[*futures, *imports_run, *kept], type_ignores=[])
     namespace: dict[str, Any] = {"__name__": f"upstream.{pathlib.PurePosixPath(filename).stem}", **constants}
     try:
         exec(compile(module, filename, "exec"), namespace)  # noqa: S102 - only the hash-checked, kept statements
@@ -294,7 +295,7 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
     skipped = len(tree.body) - len(futures) - len(kept) - len(import_statements)
     return Extraction(
         objects={n: namespace[n] for n in names},
-        imports=tuple(ast.unparse(k) for k in kept_imports),
+        imports=tuple(ast.unparse(k) for k in imports_run),
         constants=tuple(sorted(constants)),
         skipped=skipped,
     )
@@ -360,7 +361,7 @@ def _random_call(rng: random.Random) -> dict:
     if shape < 0.35:
         raw: Any = json.dumps(args)
     elif shape < 0.45:
-        raw = rng.choice(["{oops", "[1, 2]", '"text"', "42", "null", "", [1, "a"], 7, None])
+        raw = rng.choice(["{oops", "[1,2]", '["b", {"z": 1, "a": 2}]', '"text"', " 42 ", "null", "", [1, "a"], 7, None])
     else:
         raw = args
     call = {"name": tool, "args": raw, "id": f"call_{rng.randrange(10**6)}"}
@@ -399,7 +400,7 @@ class Claim:
 
 
 def _normalization(h: Helpers, batches: list) -> tuple:
-    shapes = ({"path": "a.py"}, '{"path": "a.py"}', "[1, 2]", '"text"', "not json", None, 7)
+    shapes = ({"path": "a.py"}, '{"path": "a.py"}', "[1,2]", '"text"', "not json", None, 7)
     return tuple(h.normalize(raw) for raw in shapes)
 
 
