@@ -523,3 +523,23 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
     assert rank[b.recommend_deployment("several people", reachable, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, True, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, reachable, True, untrusted, persistent).choice] >= base
+
+
+# ------------------------------------------------------------------------- chapter 07's exercises match the helpers
+
+
+def test_exercise_answers_follow_from_the_helpers():
+    from loopkit.exercises import ch07
+
+    metadata = {"topic": "release notes", "User-ID": "alice", "sequence_number": 999, "_billing_tier": "free",
+                "run_trace_note": "see ticket 12"}  # exercise 7.4, as the notebook states it
+    assert set(b.strip_server_owned(metadata)[1]) == ch07.q4.solution_value
+    names = ["PATH", "HOME", "GITHUB_TOKEN", "KEYBOARD_LAYOUT", "OPENAI_API_KEY", "XDG_SESSION_TYPE", "DB_PASSWORD",
+             "AUTHOR_NAME", "SSH_AUTH_SOCK"]  # exercise 7.5
+    assert set(b.scrub_env({n: "v" for n in names})) == ch07.q5.solution_value
+    with pytest.raises(b.CredentialError, match="GITHUB_TOKEN"):  # exercise 7.6, answer c
+        b.inject_credentials({"GITHUB_TOKEN": "static-token"}, ["GITHUB_TOKEN"], {"GITHUB_TOKEN": ""})
+    assert ch07.q6.solution_value == "c"
+    workshop = b.recommend_deployment("several people", True, True, True, True)  # exercise 7.8
+    assert workshop.choice == ch07.q8.solution_value
+    assert ch07.q2.solution_value == (True, False)

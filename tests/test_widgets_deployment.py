@@ -2,12 +2,8 @@
 
 import re
 
-import pytest
-
-pytest.importorskip("ipywidgets")
-
-from loopkit import widgets  # noqa: E402
-from loopkit.widgets.deployment import QUESTIONS, render_advice  # noqa: E402
+from loopkit import widgets
+from loopkit.widgets.deployment import QUESTIONS, render_advice
 
 
 def choice(panel_html):
