@@ -1,6 +1,6 @@
 """loopkit: a small, exact model of DeerFlow's tool-call loop detection, for teaching.
 
-The core (normalization, keys, fingerprints, bounded dicts) uses only the standard library; ``import loopkit``
+The core (normalization, keys, fingerprints, bounded dicts, the detector) uses only the standard library; ``import loopkit``
 never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
 :mod:`loopkit.plots`, the self-checks in :mod:`loopkit.exercises`.
 """
@@ -24,6 +24,7 @@ from .boundaries import (
     trust_channel,
     validate_header_value,
 )
+from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .normalize import canonical_json, normalize_args
@@ -35,9 +36,13 @@ __all__ = [
     "BUCKET_SIZE",
     "BoundedDict",
     "CredentialError",
+    "Decision",
+    "DetectorConfig",
+    "EarlyReturnLoopDetector",
     "HeaderValueError",
     "FINGERPRINT_HEX_CHARS",
     "LRUDict",
+    "LoopDetector",
     "SALIENT_FIELDS",
     "UPSTREAM_COMMIT",
     "call_entry",

@@ -76,7 +76,8 @@ def test_committed_exercises_hold_placeholders_and_say_not_answered(path):
         code = source(cell)
         if re.search(r"\bq\d+\.check\(", code):
             assert "____" in code, f"{path.name}: an exercise cell holds an answer instead of ____:\n{code}"
-            text = "".join(o.get("text", "") for o in cell.get("outputs", []))
+            # nbformat stores a stream's text as a list of lines on disk; source() joins either form.
+            text = "".join(source({"source": o.get("text", "")}) for o in cell.get("outputs", []))
             assert "not answered yet" in text, f"{path.name}: unanswered check did not say so:\n{code}"
 
 

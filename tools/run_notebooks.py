@@ -3,8 +3,9 @@
 Usage: python tools/run_notebooks.py notebooks/02_read_buckets.ipynb [...]
 
 The stored outputs are what learners see and what nbval compares, so they must come from exactly one clean run.
-Timing metadata is not recorded, so re-running an unchanged chapter gives an unchanged file. Prints the wall
-time of each notebook; exits non-zero if any cell raises.
+Timing metadata is not recorded; widget state is (so a saved chapter shows its views), and its model ids are new
+on every run, so re-running a chapter with widgets rewrites those ids and nothing else. Prints the wall time of
+each notebook; exits non-zero if any cell raises.
 """
 
 from __future__ import annotations
