@@ -9,8 +9,9 @@ What runs, precisely. The file is parsed with :mod:`ast`; nothing in it is execu
 
 - the named top-level ``def`` and ``class`` statements (with their decorators, base classes and defaults);
 - the ``from __future__`` imports, and the standard-library imports those definitions actually use;
-- module-level constants those definitions use, but only when the value is a literal: they are rebuilt with
-  :func:`ast.literal_eval`, which evaluates no code.
+- module-level constants those definitions use, but only when the value is a literal (or one of ``frozenset``,
+  ``tuple``, ``set``, ``list``, ``dict`` around a literal): they are rebuilt with :func:`ast.literal_eval`, which
+  evaluates no code.
 
 Any other name the kept definitions need (a third-party import, a constant computed by a call) is refused with an
 error that names it. Every other statement of the file (third-party imports, logger setup, other classes, code
@@ -189,21 +190,18 @@ def _needed_globals(defs: list[ast.stmt], *, lazy_annotations: bool, filename: s
     """Global names the kept definitions read (at definition time or when called), from a symbol table."""
     analysis = copy.deepcopy(defs)
     for tree in analysis:
+        functions = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         for node in ast.walk(tree):
-            # Annotations that are never evaluated must not make the probe ask for a name.
-            if lazy_annotations:
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    node.returns = None
-                elif isinstance(node, ast.arg):
-                    node.annotation = None
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for inner in ast.walk(node):
-                    if isinstance(inner, ast.AnnAssign) and inner is not node:
-                        inner.annotation = ast.Constant(None)  # local variable annotations are never evaluated
-        if lazy_annotations:
-            for node in ast.walk(tree):
-                if isinstance(node, ast.AnnAssign):
-                    node.annotation = ast.Constant(None)
+            # Annotations that are never evaluated must not make the probe ask for a name: all of them under
+            # ``from __future__ import annotations``, and local variable annotations always.
+            if lazy_annotations and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                node.returns = None
+            elif lazy_annotations and isinstance(node, ast.arg):
+                node.annotation = None
+            elif isinstance(node, ast.AnnAssign) and (
+                lazy_annotations or any(node in ast.walk(f) for f in functions)
+            ):
+                node.annotation = ast.Constant(None)
     source = ast.unparse(ast.Module(body=analysis, type_ignores=[]))
     needed: set[str] = set()
     tables = [symtable.symtable(source, filename, "exec")]
@@ -211,7 +209,24 @@ def _needed_globals(defs: list[ast.stmt], *, lazy_annotations: bool, filename: s
         table = tables.pop()
         needed.update(s.get_name() for s in table.get_symbols() if s.is_global() and s.is_referenced())
         tables.extend(table.get_children())
-    return needed - {d.name for d in defs} - set(dir(builtins)) - {"__name__"}
+    return needed - {d.name for d in defs} - {"__name__"}
+
+
+#: Built-in containers a constant may be wrapped in, as in ``frozenset({"write_file", "str_replace"})``.
+_CONTAINERS = {"frozenset": frozenset, "tuple": tuple, "set": set, "list": list, "dict": dict}
+
+
+def _constant_value(node: ast.expr) -> Any:
+    """The value of a literal, or of one built-in container call around a literal, without running any code."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _CONTAINERS
+        and not node.keywords
+        and len(node.args) <= 1
+    ):
+        return _CONTAINERS[node.func.id](*(ast.literal_eval(arg) for arg in node.args))
+    return ast.literal_eval(node)
 
 
 def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: str = "<upstream>") -> Extraction:
@@ -221,7 +236,7 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
     standard-library imports they use, and the literal constants they use (rebuilt without running code). A name
     they need that neither provides is refused, naming it.
 
-    >>> src = "import json\\nimport not_installed_anywhere\\nprint('side effect')\\ndef f(x):\\n    return json.dumps(x)\\n"
+    >>> src = "import json\\nimport not_installed\\nprint('side effect')\\ndef f(x):\\n    return json.dumps(x)\\n"
     >>> ex = extract_definitions(src, ["f"])
     >>> ex.objects["f"]([1]), ex.imports, ex.skipped
     ('[1]', ('import json',), 2)
@@ -237,9 +252,12 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
     futures: list[ast.ImportFrom] = []
     imports: dict[str, tuple[ast.Import | ast.ImportFrom, ast.alias]] = {}
     assigned: dict[str, ast.stmt] = {}
+    other_defs: set[str] = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in wanted:
             defs[node.name] = node  # a later definition replaces an earlier one, as when Python runs the file
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            other_defs.add(node.name)
         elif isinstance(node, ast.ImportFrom) and node.module == "__future__":
             futures.append(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -267,31 +285,40 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
                     f"{filename}:{node.lineno}: the kept definitions use {name!r}, imported from {'.' * level}"
                     f"{module or ''}, which is not in the standard library; the probe runs no other imports"
                 )
-            single = ast.ImportFrom(module=module, names=[alias], level=0) if isinstance(node, ast.ImportFrom) else (
-                ast.Import(names=[alias])
-            )
+            if isinstance(node, ast.ImportFrom):
+                single: ast.stmt = ast.ImportFrom(module=module, names=[alias], level=0)
+            else:
+                single = ast.Import(names=[alias])
             kept_imports.append((node.lineno, node.names.index(alias), ast.copy_location(single, node)))
             import_statements.add(id(node))
         elif name in assigned:
             node = assigned[name]
             try:
-                constants[name] = ast.literal_eval(node.value)
+                constants[name] = _constant_value(node.value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise ExtractionRefused(
                     f"{filename}:{node.lineno}: the kept definitions use {name!r}, whose value is computed by "
                     "code, not written as a literal; the probe does not run it"
                 ) from None
-        else:
+        elif name in other_defs:
             raise ExtractionRefused(
-                f"{filename}: the kept definitions use {name!r}, which the file does not define at top level"
+                f"{filename}: the kept definitions use {name!r}, another top-level function or class; the probe "
+                f"keeps only {', '.join(names)}"
+            )
+        elif not hasattr(builtins, name):
+            raise ExtractionRefused(
+                f"{filename}: the kept definitions use {name!r}, which is neither a standard-library import nor a "
+                "literal constant of the file; the probe runs nothing else"
             )
     imports_run = [statement for _, _, statement in sorted(kept_imports, key=lambda item: item[:2])]
     module = ast.Module(body=[*futures, *imports_run, *kept], type_ignores=[])
     namespace: dict[str, Any] = {"__name__": f"upstream.{pathlib.PurePosixPath(filename).stem}", **constants}
     try:
-        exec(compile(module, filename, "exec"), namespace)  # noqa: S102 - only the hash-checked, kept statements
+        exec(compile(module, filename, "exec"), namespace)  # noqa: S102 - only the kept statements
     except Exception as exc:
-        raise ExtractionRefused(f"{filename}: defining {', '.join(names)} failed: {type(exc).__name__}: {exc}") from None
+        raise ExtractionRefused(
+            f"{filename}: defining {', '.join(names)} failed: {type(exc).__name__}: {exc}"
+        ) from None
     skipped = len(tree.body) - len(futures) - len(kept) - len(import_statements)
     return Extraction(
         objects={n: namespace[n] for n in names},
@@ -299,7 +326,6 @@ def extract_definitions(source: str | bytes, names: Sequence[str], *, filename: 
         constants=tuple(sorted(constants)),
         skipped=skipped,
     )
-
 
 
 # --------------------------------------------------------------------------------------------------------- claims
@@ -447,7 +473,7 @@ def _digests(h: Helpers, batches: list) -> tuple:
 
 #: The claims the tutorial makes about the helpers, each observed the same way on upstream and on loopkit.
 CLAIMS = (
-    Claim("JSON normalization", "7 argument shapes: dict, JSON dict, JSON list/str, bad JSON, None, int", _normalization),
+    Claim("JSON normalization", "7 shapes: dict, JSON dict, JSON list and str, bad JSON, None, int", _normalization),
     Claim("read buckets", "read_file ranges 1-199, 200-1, 201, 150-250, and unusable numbers", _read_buckets),
     Claim("changed-write sensitivity", "write_file with new content vs. the same content", _changed_write),
     Claim("permutation invariance", "each generated batch, shuffled", _permutation),
@@ -565,9 +591,8 @@ def run_probe(
         )
     env = os.environ if env is None else env
     if _offline_requested(env):
-        return ProbeReport(
-            "skipped", f"Probe did not run: {OFFLINE_ENV}={env[OFFLINE_ENV].strip()} is set, so it makes no network requests."
-        )
+        setting = f"{OFFLINE_ENV}={env[OFFLINE_ENV].strip()}"
+        return ProbeReport("skipped", f"Probe did not run: {setting} is set, so it makes no network requests.")
     files = upstream.FILES if files is None else files
     fetch = url_fetcher() if fetch is None else fetch
     extractions: dict[str, Extraction] = {}
@@ -590,7 +615,8 @@ def run_probe(
     theirs = upstream_helpers(objects, files)
     rows = claim_rows(theirs, batches=batches)
     agreeing = sum(row["agree"] for row in rows)
-    verdict = "all agree" if agreeing == len(rows) else f"DISAGREE on {', '.join(r['claim'] for r in rows if not r['agree'])}"
+    disagreeing = [row["claim"] for row in rows if not row["agree"]]
+    verdict = f"DISAGREE on {', '.join(disagreeing)}" if disagreeing else "all agree"
     message = (
         f"Probe ran: {len(files)} files verified by sha256 at {upstream.COMMIT[:12]}; "
         f"{agreeing} of {len(rows)} claims agree between upstream and loopkit ({verdict})."

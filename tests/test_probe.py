@@ -39,7 +39,7 @@ raise RuntimeError("the module body must never run")
 logger = logging.getLogger(__name__)
 READ_BUCKET = 200
 SALIENT = ("path", "url", "query", "command", "pattern", "glob", "cmd")
-FULL_ARGS = {"write_file", "str_replace"}
+FULL_ARGS = frozenset({"write_file", "str_replace"})
 
 
 def _normalize_tool_call_args(raw):
@@ -268,8 +268,12 @@ def test_a_computed_constant_is_refused_and_not_run(tmp_path):
 def test_missing_names_unknown_globals_and_syntax_errors_are_refused():
     with pytest.raises(probe.ExtractionRefused, match="no top-level function or class named g, h"):
         extract("def f():\n    pass\n", names=("f", "g", "h"))
-    with pytest.raises(probe.ExtractionRefused, match="'helper', which the file does not define at top level"):
+    with pytest.raises(probe.ExtractionRefused, match="'helper', which is neither a standard-library import nor"):
         extract("def f():\n    return helper()\n")
+    with pytest.raises(probe.ExtractionRefused, match="'helper', another top-level function or class; .* keeps only f"):
+        extract("def helper():\n    pass\ndef f():\n    return helper()\n")
+    with pytest.raises(probe.ExtractionRefused, match="'print', another top-level function"):
+        extract("def print(x):\n    pass\ndef f():\n    return print(1)\n")
     with pytest.raises(probe.ExtractionRefused, match=r"stand_in.py:2: cannot parse"):
         extract("def f():\nreturn 1\n")
     with pytest.raises(TypeError, match="sequence of str"):
@@ -281,6 +285,25 @@ def test_a_nested_function_is_not_a_top_level_one_and_the_last_definition_wins()
     assert ex.objects["f"]() == 2
     with pytest.raises(probe.ExtractionRefused, match="named g"):
         extract("def outer():\n    def g():\n        pass\n", names=("g",))
+
+
+def test_a_literal_constant_that_shadows_a_builtin_is_provided():
+    ex = extract("len = 7\nDATA: dict = {'a': (1, 2)}\ndef f():\n    return len, DATA\n")
+    assert ex.objects["f"]() == (7, {"a": (1, 2)}) and ex.constants == ("DATA", "len")
+
+
+def test_a_container_around_a_literal_is_a_constant_but_a_computed_value_is_not():
+    ex = extract("A = frozenset({'x'})\nB = tuple()\ndef f():\n    return A, B\n")
+    assert ex.objects["f"]() == (frozenset({"x"}), ())
+    with pytest.raises(probe.ExtractionRefused, match="'A', whose value is computed by code"):
+        extract("A = frozenset(x for x in 'ab')\ndef f():\n    return A\n")
+    with pytest.raises(probe.ExtractionRefused, match="'A', whose value is computed by code"):
+        extract("A = sorted([2, 1])\ndef f():\n    return A\n")
+
+
+def test_local_variable_annotations_never_need_a_name():
+    ex = extract("def f():\n    x: SomeThirdPartyType = 1\n    return x\n")
+    assert ex.objects["f"]() == 1
 
 
 def test_decorators_bases_and_defaults_get_their_stdlib_imports():
@@ -405,7 +428,8 @@ def test_switched_off_it_says_so_in_one_line_and_fetches_nothing():
 def test_loopkit_offline_skips_before_any_fetch(value):
     report = probe.run_probe(fetch=no_network, env={"LOOPKIT_OFFLINE": value})
     assert report.status == "skipped"
-    assert report.message == f"Probe did not run: LOOPKIT_OFFLINE={value.strip()} is set, so it makes no network requests."
+    expected = f"Probe did not run: LOOPKIT_OFFLINE={value.strip()} is set, so it makes no network requests."
+    assert report.message == expected
 
 
 @pytest.mark.parametrize("value", ["", "0", "false", "No"])
