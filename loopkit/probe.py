@@ -495,7 +495,7 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, tuple) and len(value) > 8:
-        return f"{len(value)} values, sha256 {sha256_hex(repr(value).encode())[:12]}"
+        return f"{len(value)} values, combined sha256 {sha256_hex(repr(value).encode())[:12]}"
     text = repr(value)
     return text if len(text) <= 72 else text[:69] + "..."
 
