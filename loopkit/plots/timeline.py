@@ -37,6 +37,7 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     at the count that decision reported. ``config`` defaults to the one the table was replayed with.
     """
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
@@ -78,6 +79,8 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
 
     for ax in (hash_ax, freq_ax):
         ax.set_ylim(bottom=0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
     return hash_ax, freq_ax
 
