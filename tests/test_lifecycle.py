@@ -198,3 +198,27 @@ def test_format_messages_lists_one_line_per_message_and_per_call():
 def test_run_object_is_what_start_returns():
     run = AgentLoop().start([A])
     assert isinstance(run, Run) and run.status == "running" and not run.done and run.steps == []
+
+
+# -- invariants over random scripts ------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+tool_calls = st.builds(lambda name, arg: {"name": name, "args": {"command": arg}},
+                       st.sampled_from(["bash", "grep", "read_file"]), st.sampled_from(["a", "b"]))
+scripts = st.lists(st.lists(tool_calls, min_size=1, max_size=3), max_size=12)
+
+
+@settings(max_examples=60)
+@given(scripts, st.integers(1, 4), st.integers(0, 3))
+def test_queued_placement_always_pairs_and_eager_placement_breaks_exactly_on_warnings(script, warn, extra):
+    cfg = dict(warn_threshold=warn, hard_limit=warn + extra, tool_freq_warn=warn + 1, tool_freq_hard_limit=warn + 4)
+    queued = AgentLoop(LoopDetector(**cfg)).run(script)
+    eager = AgentLoop(LoopDetector(**cfg), placement="before_results").run(script)
+    assert check_pairing(queued.messages) is None
+    assert queued.actions == eager.actions  # placement never changes a decision
+    warned = "warn" in queued.actions
+    assert (check_pairing(eager.messages) is not None) == warned
+    delivered = sum(len(s.delivered) for s in queued.steps)
+    assert delivered == queued.actions.count("warn")  # every warning reaches the model: the next call drains it
+    assert queued.status in ("answered", "stopped") and (queued.status == "stopped") == ("stop" in queued.actions)
