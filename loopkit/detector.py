@@ -144,26 +144,36 @@ class _Scope:
         self.warned_hashes: set[str] = set()
         self.warned_tools: set[str] = set()
 
+    # Both pushes keep the window's counter in step in O(1): +1 for the entry that comes in, -1 for the one that
+    # falls out (a count that reaches 0 is deleted). Locals and dict.get keep them cheap: they run for every call.
     def push_hash(self, digest: str, window: int) -> int:
-        self.hashes.append(digest)
-        self.hash_counts[digest] += 1
-        if len(self.hashes) > window:
-            old = self.hashes.popleft()
-            self.hash_counts[old] -= 1
-            if not self.hash_counts[old]:
-                del self.hash_counts[old]
+        hashes, counts = self.hashes, self.hash_counts
+        hashes.append(digest)
+        counts[digest] = counts.get(digest, 0) + 1
+        if len(hashes) > window:
+            old = hashes.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
                 self.warned_hashes.discard(old)  # a hash that left the window may warn again
-        return self.hash_counts[digest]
+        return counts.get(digest, 0)
 
     def push_tool(self, name: str, window: int) -> int:
-        self.tools.append(name)
-        self.tool_counts[name] += 1
-        if len(self.tools) > window:
-            old = self.tools.popleft()
-            self.tool_counts[old] -= 1
-            if not self.tool_counts[old]:
-                del self.tool_counts[old]
-        return self.tool_counts[name]
+        tools, counts = self.tools, self.tool_counts
+        tools.append(name)
+        count = counts[name] = counts.get(name, 0) + 1
+        if len(tools) > window:
+            old = tools.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
+            if old == name:
+                return left
+        return count
 
 
 def _warn_hash_message(count: int, window: int) -> str:
