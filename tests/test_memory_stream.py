@@ -3,7 +3,7 @@
 A generated 200k-line transcript (~40 MB) goes through `python -m loopkit replay` in a subprocess, and its peak
 RSS is compared with a 2k-line run. Reading the file whole, or keeping a row per batch, would add tens of MB; a
 streamed replay adds almost nothing. This is a memory assertion, not a timing one (throughput lives in
-benchmarks/bench_replay.py).
+benchmarks/bench_cli_replay.py).
 """
 
 import json
