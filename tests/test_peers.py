@@ -2,6 +2,7 @@
 
 Every expected step below is counted by hand from the stated rule, not computed by the code under test."""
 
+import pandas as pd
 import pytest
 
 from loopkit.detector import DetectorConfig
@@ -238,3 +239,48 @@ def test_compare_accepts_pattern_objects_and_rejects_junk():
         compare([[[A]]])
     with pytest.raises(TypeError, match="detectors must be PeerModel instances"):
         compare({"x": [[A]]}, ["Cline"])
+
+
+# -- the pattern library (loopkit.patterns) ----------------------------------------------------------------------
+
+# Worked out by hand from each pattern's definition and each model's rule; every pattern and peer not listed never
+# acts. Repeats of one call (exact_repeat, write_same_content, polling): Gemini's five-in-a-row gives feedback at
+# call 5 and clears its history, so 6-8 calls never reach a second detection; OpenHands and Roo Code act on call 4;
+# Cline notices at 3 and stops at 5; OpenCode acts on call 3. abc_cycle is a 3-call cycle, whose fifth repeat
+# ends at call 15. identical_in_batch puts five identical searches in batch 1, so every per-call rule fires there.
+SAME_CALL = {"Gemini CLI": (5, None), "OpenHands": (None, 4), "Roo Code": (None, 4), "Cline": (3, 5),
+             "OpenCode": (None, 3)}
+LIBRARY = {
+    "exact_repeat": SAME_CALL,
+    "write_same_content": SAME_CALL,
+    "polling": SAME_CALL,
+    "abc_cycle": {"Gemini CLI": (15, None)},
+    "identical_in_batch": {"Gemini CLI": (1, None), "OpenHands": (None, 1), "Roo Code": (None, 1), "Cline": (1, 1),
+                           "OpenCode": (None, 1)},
+}
+
+
+def test_peers_on_the_pattern_library():
+    from loopkit.patterns import PATTERNS
+
+    assert len(PATTERNS) >= 14
+    df = compare(PATTERNS, PEERS)
+    got = {(r.pattern, r.detector): tuple(None if pd.isna(v) else int(v) for v in (r.warn_step, r.stop_step))
+           for r in df.itertuples()}
+    for name in PATTERNS:
+        for peer in PEERS:
+            want = LIBRARY.get(name, {}).get(peer.name, (None, None))
+            assert got[(name, peer.name)] == want, f"{peer.name} on {name}"
+
+
+def test_deerflow_column_on_contrasting_patterns():
+    from loopkit.patterns import PATTERNS
+
+    df = compare({n: PATTERNS[n] for n in ("identical_in_batch", "read_burst", "reordered_batch")}, [DeerFlow()])
+    cells = dict(zip(df["pattern"], df["cell"]))
+    # five identical calls in one batch are one fingerprint once; 60 reads in one batch pass the read_file hard
+    # limit of 50 at once; a rotated batch has the same order-free fingerprint every turn
+    assert cells == {"identical_in_batch": "-", "read_burst": "stop 1", "reordered_batch": "warn 3, stop 5"}
+    verdicts = dict(zip(df["pattern"], df["verdict"]))
+    assert verdicts["identical_in_batch"] == "missed (false negative)"
+    assert verdicts["read_burst"] == "false alarm (false positive)"
