@@ -110,6 +110,20 @@ class DetectorConfig:
         """``(warn, hard)`` call counts for ``tool``: its override if it has one, else the global pair."""
         return self.tool_freq_overrides.get(tool, (self.tool_freq_warn, self.tool_freq_hard_limit))
 
+    def as_dict(self) -> dict:
+        """The fields as plain values (overrides as a plain dict): ``DetectorConfig(**c.as_dict()) == c``."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields["tool_freq_overrides"] = dict(self.tool_freq_overrides)
+        return fields
+
+    def __reduce__(self):
+        # The read-only overrides mapping cannot be pickled or deep-copied; rebuild from plain fields instead.
+        return (_config_from_fields, (self.as_dict(),))
+
+
+def _config_from_fields(fields: dict) -> DetectorConfig:
+    return DetectorConfig(**fields)
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -10,14 +10,13 @@ saw and decided.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from .detector import DetectorConfig, LoopDetector
 from .patterns import PATTERNS, as_batches
 
-__all__ = ["TOOL_PREFIX", "replay", "config_fields", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
+__all__ = ["TOOL_PREFIX", "replay", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
 
 #: Column prefix of the per-tool windowed call counts in a replay table: ``"calls:read_file"`` and so on.
 TOOL_PREFIX = "calls:"
@@ -32,8 +31,8 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Has
     after the batch, most-called tool first), then ``action``, ``layer``, ``tool`` and ``count`` from the
     decision. Every batch is replayed, even after a stop (the counts show what would have followed), unless
     ``until_stop`` is true. Pass ``detector`` (instead of ``config``) to replay through an existing detector, for
-    example an :class:`~loopkit.detector.EarlyReturnLoopDetector`. ``df.attrs["config"]`` holds the config's fields (see
-    :func:`config_of`).
+    example an :class:`~loopkit.detector.EarlyReturnLoopDetector`. ``df.attrs["config"]`` holds
+    ``config.as_dict()`` (see :func:`config_of`).
 
     >>> df = replay([[{"name": "bash", "args": {"command": "ls"}}]] * 5)
     >>> df["action"].tolist(), df["hash_count"].tolist(), df["calls:bash"].tolist()
@@ -84,19 +83,8 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Has
     data["count"] = [r[8] for r in rows]
     df = pd.DataFrame(data, columns=columns)
     df = df.astype({c: "int64" for c in columns if c not in ("fingerprint", "action", "layer", "tool")})
-    df.attrs["config"] = config_fields(detector.config)
+    df.attrs["config"] = detector.config.as_dict()  # plain values: pandas deep-copies attrs
     return df
-
-
-def config_fields(config: DetectorConfig) -> dict:
-    """A config as a plain dict (what ``df.attrs["config"]`` holds; ``DetectorConfig(**fields)`` rebuilds it).
-
-    pandas deep-copies ``attrs`` on every operation, and the config's read-only overrides mapping cannot be
-    copied, so the table keeps plain values.
-    """
-    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(DetectorConfig)}
-    fields["tool_freq_overrides"] = dict(fields["tool_freq_overrides"])
-    return fields
 
 
 def config_of(df) -> DetectorConfig:

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 
 from loopkit import plots  # noqa: E402
 from loopkit.peers import Cline, DeerFlow, RooCode, compare  # noqa: E402
-from loopkit.plots.heatmap import OUTCOME_COLOURS, cell_text  # noqa: E402
+from loopkit.plots.heatmaps import OUTCOME_COLOURS, cell_text  # noqa: E402
 
 A = {"name": "read_file", "args": {"path": "a.py"}}
 B = {"name": "bash", "args": {"command": "pytest"}}

@@ -99,11 +99,16 @@ def test_bad_input_is_named():
         plots.timeline(df, top=0)
 
 
-def test_works_whether_the_name_or_the_module_was_imported_first():
-    import loopkit.plots.timeline as module  # importing the submodule rebinds loopkit.plots.timeline to it
-    from loopkit.plots.timeline import timeline
+def test_importing_the_submodule_first_does_not_shadow_the_function():
+    import loopkit.plots.timelines  # noqa: F401  (binds the submodule as loopkit.plots.timelines)
 
     df = trace.replay(patterns.get("polling"))
-    for draw in (plots.timeline, module, timeline):
-        hash_ax, _ = draw(df)
-        assert "hash count" in lines(hash_ax)
+    hash_ax, _ = plots.timeline(df)
+    assert "hash count" in lines(hash_ax)
+
+
+def test_lazy_exports_refuse_a_name_equal_to_its_module():
+    from loopkit._lazy import lazy_exports
+
+    with pytest.raises(ValueError, match=r"exported names \['timeline'\] equal their module names"):
+        lazy_exports("loopkit.plots", {"timeline": "timeline"})

@@ -32,7 +32,7 @@ def playground_summary(pattern: str, config: DetectorConfig) -> dict:
 def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window_size: int, tool_freq_warn: int,
                       tool_freq_hard_limit: int) -> str:
     """The panel: a one-line verdict, the first decisions as a table, and the timeline figure."""
-    from ..plots.timeline import timeline
+    from ..plots.timelines import timeline
 
     config = DetectorConfig(warn_threshold=warn_threshold, hard_limit=hard_limit, window_size=window_size,
                             tool_freq_warn=tool_freq_warn, tool_freq_hard_limit=tool_freq_hard_limit)

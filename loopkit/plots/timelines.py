@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import types
-
 from ..detector import DetectorConfig
 from ..trace import TOOL_PREFIX, config_of, tool_columns
 
@@ -83,14 +80,3 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
     return hash_ax, freq_ax
-
-
-class _CallableModule(types.ModuleType):
-    """This module shares its name with its function, so importing it makes ``loopkit.plots.timeline`` the module
-    instead of the function. Calling the module calls the function, so ``plots.timeline(df)`` works either way."""
-
-    def __call__(self, *args, **kwargs):
-        return timeline(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
