@@ -21,8 +21,11 @@ $(STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrid
 	$(BIN)/python binder/install_lab_settings.py
 	@touch $(STAMP)
 
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
