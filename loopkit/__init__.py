@@ -1,11 +1,39 @@
 """loopkit: a small, exact model of DeerFlow's tool-call loop detection, for teaching.
 
-The core (normalization, keys, fingerprints, bounded dicts) uses only the standard library; ``import loopkit``
-never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
+The core (normalization, keys, fingerprints, bounded dicts, the detector) uses only the standard library;
+``import loopkit`` never imports pandas, numpy, matplotlib or ipywidgets. The views live in :mod:`loopkit.widgets` and
 :mod:`loopkit.plots`, the self-checks in :mod:`loopkit.exercises`.
 """
 
 from .bounded import BoundedDict, LRUDict
+from .collisions import (
+    PrefixCollision,
+    birthday_rows,
+    calls_for_probability,
+    collision_probability,
+    expected_tries,
+    find_prefix_collision,
+    prefix_bits,
+)
+from .boundaries import (
+    CredentialError,
+    HeaderValueError,
+    assemble_context,
+    deployment_table,
+    evidence_table,
+    frame_untrusted,
+    inject_credentials,
+    is_secret_name,
+    keyed_fingerprint,
+    memory_bucket,
+    read_frame,
+    recommend_deployment,
+    scrub_env,
+    strip_server_owned,
+    trust_channel,
+    validate_header_value,
+)
+from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .normalize import canonical_json, normalize_args
@@ -16,14 +44,42 @@ __version__ = "0.1.0"
 __all__ = [
     "BUCKET_SIZE",
     "BoundedDict",
+    "CredentialError",
+    "Decision",
+    "DetectorConfig",
+    "EarlyReturnLoopDetector",
+    "HeaderValueError",
     "FINGERPRINT_HEX_CHARS",
     "LRUDict",
+    "LoopDetector",
+    "PrefixCollision",
     "SALIENT_FIELDS",
     "UPSTREAM_COMMIT",
+    "birthday_rows",
     "call_entry",
+    "calls_for_probability",
     "canonical_json",
+    "collision_probability",
+    "expected_tries",
+    "find_prefix_collision",
     "fingerprint",
     "normalize_args",
+    "prefix_bits",
     "read_bucket",
     "stable_key",
+    # chapter 07: boundaries
+    "assemble_context",
+    "deployment_table",
+    "evidence_table",
+    "frame_untrusted",
+    "inject_credentials",
+    "is_secret_name",
+    "keyed_fingerprint",
+    "memory_bucket",
+    "read_frame",
+    "recommend_deployment",
+    "scrub_env",
+    "strip_server_owned",
+    "trust_channel",
+    "validate_header_value",
 ]

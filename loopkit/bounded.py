@@ -64,6 +64,10 @@ class _EvictingDict(MutableMapping):
             return self[key]
         return default
 
+    def peek(self, key: Hashable, default: Any = None) -> Any:
+        """The value for ``key`` (or ``default``) without counting as a use: the order never changes."""
+        return self._data.get(key, default)
+
     def __delitem__(self, key: Hashable) -> None:
         del self._data[key]
 

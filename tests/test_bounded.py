@@ -41,6 +41,9 @@ def test_lru_reads_refresh_but_membership_len_and_iteration_do_not():
     assert d.get("b") == 2 and d.get("zzz", "dflt") == "dflt"
     d["e"] = 5
     assert list(d) == ["b", "e"]
+    assert d.peek("b") == 2 and d.peek("nope", 0) == 0
+    d["f"] = 6  # peek is not a use: "b" was least recent and goes
+    assert list(d) == ["e", "f"]
 
 
 def test_fifo_reads_never_reorder():

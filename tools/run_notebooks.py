@@ -3,8 +3,10 @@
 Usage: python tools/run_notebooks.py notebooks/02_read_buckets.ipynb [...]
 
 The stored outputs are what learners see and what nbval compares, so they must come from exactly one clean run.
-Timing metadata is not recorded, so re-running an unchanged chapter gives an unchanged file. Prints the wall
-time of each notebook; exits non-zero if any cell raises.
+Timing metadata is not recorded, and consecutive stream outputs are merged (the kernel may split one print into
+several chunks), so outputs are stable. Widget state is stored (so a saved chapter shows its views), and its model
+ids are new on every run: re-running a chapter with widgets rewrites those ids and nothing else. Prints the wall time of
+each notebook; exits non-zero if any cell raises.
 """
 
 from __future__ import annotations
@@ -16,6 +18,19 @@ import time
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+
+
+def merge_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks into one output, as a single print would give."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] += output["text"]
+        else:
+            merged.append(output)
+    return merged
 
 
 def run(path: pathlib.Path) -> float:
@@ -30,6 +45,9 @@ def run(path: pathlib.Path) -> float:
     started = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - started
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nbformat.write(nb, path)
     return elapsed
 

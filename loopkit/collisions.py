@@ -1,0 +1,181 @@
+"""How much a fingerprint can tell apart: birthday-bound numbers and a prefix-collision search (chapter 03).
+
+A fingerprint keeps 12 hex characters of an MD5 digest, which is 48 bits. Among ``n`` different batches the chance
+that two share a fingerprint is about ``1 - exp(-n(n-1) / 2**49)`` (the birthday bound), so a collision becomes
+likely near ``2**24`` (about 16.8 million) batches. A shorter prefix collides much sooner, and anyone can find such
+a collision by plain enumeration: the fingerprint is a label for counting repeats, not a secret and not a proof of
+which batch ran.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
+
+__all__ = [
+    "PrefixCollision",
+    "birthday_rows",
+    "calls_for_probability",
+    "collision_probability",
+    "expected_tries",
+    "find_prefix_collision",
+    "numbered_batches",
+    "prefix_bits",
+]
+
+#: Bits carried by one hex character.
+BITS_PER_HEX = 4
+
+
+def _check_hex_chars(hex_chars: Any) -> int:
+    if isinstance(hex_chars, bool) or not isinstance(hex_chars, int) or not 1 <= hex_chars <= FINGERPRINT_HEX_CHARS:
+        raise ValueError(f"hex_chars must be an int from 1 to {FINGERPRINT_HEX_CHARS}, got {hex_chars!r}")
+    return hex_chars
+
+
+def _check_bits(bits: Any) -> int:
+    if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1:
+        raise ValueError(f"bits must be a positive int, got {bits!r}")
+    return bits
+
+
+def prefix_bits(hex_chars: int) -> int:
+    """The number of bits in a fingerprint prefix of ``hex_chars`` hex characters (4 bits each).
+
+    >>> prefix_bits(12), prefix_bits(6)
+    (48, 24)
+    """
+    return BITS_PER_HEX * _check_hex_chars(hex_chars)
+
+
+def collision_probability(n: int, bits: int) -> float:
+    """The birthday-bound chance that ``n`` different batches include two with the same ``bits``-bit label.
+
+    Uses the standard approximation ``1 - exp(-n(n-1) / 2**(bits+1))``, which is very close for the sizes here.
+
+    >>> f"{collision_probability(1_000, 48):.2e}", collision_probability(1, 48)
+    ('1.77e-09', 0.0)
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    space = 2 ** _check_bits(bits)
+    if n < 2:
+        return 0.0
+    return -math.expm1(-n * (n - 1) / (2 * space))
+
+
+def calls_for_probability(p: float, bits: int) -> float:
+    """How many different batches give a collision chance of ``p``: ``sqrt(2 * 2**bits * ln(1 / (1 - p)))``.
+
+    For ``p = 0.5`` this is about ``1.18 * 2**(bits/2)``: the birthday bound.
+
+    >>> round(calls_for_probability(0.5, 48) / 2**24, 4)
+    1.1774
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+        raise ValueError(f"p must be a probability strictly between 0 and 1, got {p!r}")
+    return math.sqrt(2 * 2 ** _check_bits(bits) * math.log(1 / (1 - p)))
+
+
+def expected_tries(bits: int) -> float:
+    """The mean number of random labels drawn until the first repeat: about ``sqrt(pi / 2 * 2**bits)``.
+
+    >>> round(expected_tries(24))
+    5134
+    """
+    return math.sqrt(math.pi / 2 * 2 ** _check_bits(bits))
+
+
+def birthday_rows(hex_chars: Iterable[int] = (4, 6, 8, 12), *, batches: int = 1_000) -> list[dict]:
+    """One row per prefix length: its bits, the number of labels, the batches for a 50 % collision chance, the
+    expected tries to the first collision, and the collision chance among ``batches`` different batches.
+
+    >>> row = birthday_rows([12])[0]
+    >>> row["bits"], row["labels"], row["batches for 50 %"]
+    (48, 281474976710656, 19753662)
+    """
+    rows = []
+    for chars in hex_chars:
+        bits = prefix_bits(chars)
+        rows.append(
+            {
+                "hex chars": chars,
+                "bits": bits,
+                "labels": 2**bits,
+                "batches for 50 %": round(calls_for_probability(0.5, bits)),
+                "expected tries": round(expected_tries(bits)),
+                f"P(collision), {batches:,} batches": collision_probability(batches, bits),
+            }
+        )
+    return rows
+
+
+def numbered_batches(tool: str = "bash", field: str = "command", template: str = "echo {i}") -> Iterator[list[dict]]:
+    """An endless, fixed enumeration of one-call batches: ``[{"name": tool, "args": {field: template.format(i=i)}}]``
+    for ``i = 0, 1, 2, ...``. Every batch is a different action, so any shared fingerprint is a collision.
+
+    >>> next(numbered_batches())
+    [{'name': 'bash', 'args': {'command': 'echo 0'}}]
+    """
+    i = 0
+    while True:
+        yield [{"name": tool, "args": {field: template.format(i=i)}}]
+        i += 1
+
+
+@dataclass(frozen=True)
+class PrefixCollision:
+    """Two different batches whose fingerprints share their first ``hex_chars`` characters."""
+
+    hex_chars: int
+    tries: int
+    first: list
+    second: list
+    first_fingerprint: str
+    second_fingerprint: str
+
+    @property
+    def prefix(self) -> str:
+        """The shared prefix."""
+        return self.first_fingerprint[: self.hex_chars]
+
+
+def _entries(batch: Iterable[Mapping]) -> list[str]:
+    return sorted(call_entry(call) for call in batch)
+
+
+def find_prefix_collision(
+    hex_chars: int, batches: Iterable[list] | None = None, *, max_tries: int = 1_000_000
+) -> PrefixCollision | None:
+    """Hash ``batches`` in order (by default :func:`numbered_batches`) until two *different* batches share the
+    first ``hex_chars`` characters of their fingerprints; return them, with the number of batches hashed.
+
+    Batches that are the same action (equal sorted call entries) are repeats, not collisions, and are skipped.
+    Returns None when ``batches`` runs out or ``max_tries`` batches were hashed without a collision. The search
+    is deterministic: the same inputs always give the same pair.
+
+    >>> hit = find_prefix_collision(2)
+    >>> hit.tries, hit.first_fingerprint[:2] == hit.second_fingerprint[:2], hit.first != hit.second
+    (20, True, True)
+    """
+    _check_hex_chars(hex_chars)
+    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
+        raise ValueError(f"max_tries must be a positive int, got {max_tries!r}")
+    seen: dict[str, tuple[list, str]] = {}
+    source = numbered_batches() if batches is None else batches
+    for tries, batch in enumerate(source, start=1):
+        if tries > max_tries:
+            return None
+        digest = fingerprint(batch)
+        prefix = digest[:hex_chars]
+        if prefix in seen:
+            first, first_digest = seen[prefix]
+            if _entries(first) != _entries(batch):
+                return PrefixCollision(hex_chars, tries, first, list(batch), first_digest, digest)
+            continue
+        seen[prefix] = (list(batch), digest)
+    return None

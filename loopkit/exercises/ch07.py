@@ -1,0 +1,169 @@
+"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments."""
+
+from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
+
+from . import Question, equals, function_cases
+
+
+def _choices(answer):
+    """Read a multiple-choice answer given as "ac", "a, c", {"a", "c"} or ["A", "C"] as a set of letters."""
+    if isinstance(answer, str):
+        return {c for c in answer.lower() if c.isalpha()}
+    return {str(item).strip().lower() for item in answer}
+
+
+def _names(answer):
+    if isinstance(answer, str):
+        raise TypeError("give a collection of names, such as {'PATH', 'HOME'}")
+    return {str(item).strip() for item in answer}
+
+
+q1 = Question(
+    "7.1",
+    "What does the probe's all-agree table prove?",
+    checker=equals(
+        {"a", "c"},
+        normalize=_choices,
+        why="The probe runs the pinned helpers and the pinned BoundedDict; no hook, sandbox or provider is involved.",
+    ),
+    solution={"a", "c"},
+    solution_code='answer = {"a", "c"}',
+    hint="The probe extracts four definitions and calls them directly. Which statements need anything more?",
+    wrong=[{"a"}, {"a", "b", "c"}, {"a", "b", "c", "d", "e"}, "b"],
+)
+
+q2 = Question(
+    "7.2",
+    "Who can compute which tag?",
+    checker=equals(
+        (True, False),
+        why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
+    ),
+    solution=(True, False),
+    hint="Look at the arguments each function takes. Which one needs something a client does not have?",
+    wrong=[(True, True), (False, False), (False, True)],
+)
+
+
+def prepare(source, text):
+    if trust_channel(source) == "instructions":
+        return text
+    return frame_untrusted(source, text)
+
+
+def _frames_only_web_pages(source, text):
+    return frame_untrusted(source, text) if source == "web_page" else text
+
+
+q3 = Question(
+    "7.3",
+    "Write prepare(source, text): framework text as it is, everything else framed",
+    checker=function_cases(
+        [
+            (("framework", "Answer briefly."), "Answer briefly."),
+            (("web_page", "<b>hi</b>"), '<untrusted-data source="web_page">\n&lt;b&gt;hi&lt;/b&gt;\n</untrusted-data>'),
+            (("mcp_result", "ok"), '<untrusted-data source="mcp_result">\nok\n</untrusted-data>'),
+            (("subagent_report", "done"), '<untrusted-data source="subagent_report">\ndone\n</untrusted-data>'),
+        ],
+        why="Only the framework speaks in the system channel; every other source arrives framed, as data.",
+    ),
+    solution=prepare,
+    hint='trust_channel(source) says "instructions" or "data"; frame_untrusted(source, text) frames data.',
+    wrong=[lambda source, text: text, lambda source, text: frame_untrusted(source, text), _frames_only_web_pages],
+)
+
+q4 = Question(
+    "7.4",
+    "Which client keys does strip_server_owned remove?",
+    checker=equals(
+        {"User-ID", "sequence_number", "_billing_tier"},
+        normalize=_names,
+        why="A differently spelled user id is still the user id, and every _internal key is the server's.",
+    ),
+    solution={"User-ID", "sequence_number", "_billing_tier"},
+    solution_code='answer = {"User-ID", "sequence_number", "_billing_tier"}',
+    hint="Keys are compared case-insensitively with - read as _; keys starting with _ are internal.",
+    wrong=[
+        {"User-ID"},
+        {"User-ID", "sequence_number"},
+        {"User-ID", "sequence_number", "_billing_tier", "run_trace_note"},
+        {"sequence_number", "_billing_tier"},
+    ],
+)
+
+q5 = Question(
+    "7.5",
+    "Which names survive scrub_env?",
+    checker=equals(
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
+        normalize=_names,
+        why="Secret words count only as whole words, and a documented allow-list keeps harmless session names.",
+    ),
+    solution={"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
+    solution_code='answer = {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"}',
+    hint="Split each name at the underscores. Is any piece a secret word? Then check DEFAULT_ALLOW.",
+    wrong=[
+        {"PATH", "HOME"},
+        {"PATH", "HOME", "XDG_SESSION_TYPE"},
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME"},
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE", "SSH_AUTH_SOCK"},
+    ],
+)
+
+q6 = Question(
+    "7.6",
+    "A declared credential arrives empty. What happens?",
+    checker=equals(
+        "c",
+        normalize=lambda answer: answer.strip().lower(),
+        why="Default deny: an empty declared credential is refused by name, and nothing falls back to a static one.",
+    ),
+    solution="c",
+    hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
+    wrong=["a", "b", "d"],
+)
+
+
+def is_safe(name, value):
+    try:
+        validate_header_value(name, value)
+    except HeaderValueError:
+        return False
+    return True
+
+
+q7 = Question(
+    "7.7",
+    "Write is_safe(name, value): True when validate_header_value accepts the pair",
+    checker=function_cases(
+        [
+            (("X-Run", "run-42"), True),
+            (("X-Run", "ok\r\nSet-Cookie: admin=1"), False),
+            (("X-Run", "a\x00b"), False),
+            (("X-Run", "tab\there"), False),
+            (("X Run", "fine"), False),
+            (("Authorization", "Bearer abc.def"), True),
+        ],
+        why="Catch the error and answer False; never print the rejected value while handling it.",
+    ),
+    solution=is_safe,
+    hint="Call validate_header_value inside try/except HeaderValueError.",
+    wrong=[
+        lambda name, value: "\n" not in value,
+        lambda name, value: "\r" not in value and "\n" not in value,
+        lambda name, value: value.isprintable(),
+    ],
+)
+
+q8 = Question(
+    "7.8",
+    "Which deployment does a 40-person workshop on one JupyterHub need?",
+    checker=equals(
+        "shared",
+        normalize=lambda answer: answer.strip().lower().removesuffix(" deployment"),
+        why="Many people on one instance: identity, memory and credentials must all be server-owned and per user.",
+    ),
+    solution="shared",
+    hint="Run recommend_deployment with the workshop's answers, or try them in the advisor widget.",
+    wrong=["isolated", "local", "local evaluation"],
+)

@@ -1,0 +1,60 @@
+"""Chapter 07's view: answer five questions about how you will run the agent, see which deployment fits.
+
+The decision is :func:`loopkit.boundaries.recommend_deployment`; this module only lays it out as HTML.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..boundaries import DEPLOYMENTS, USER_CHOICES, recommend_deployment
+from ._base import View, table_html
+
+__all__ = ["QUESTIONS", "render_advice", "deployment_advisor"]
+
+#: control name -> the question the learner sees
+QUESTIONS = {
+    "users": "Who uses one running instance?",
+    "reachable": "Can others reach it over the network?",
+    "real_credentials": "Will tools use real credentials (API keys, tokens)?",
+    "untrusted_content": "Will it read untrusted content (web pages, MCP tools, uploads)?",
+    "persistent_state": "Must memory or threads outlive the process?",
+}
+
+
+def render_advice(
+    users: str, reachable: bool, real_credentials: bool, untrusted_content: bool, persistent_state: bool
+) -> str:
+    """The panel of :func:`deployment_advisor`: the recommendation, the answers behind it, and its table row.
+
+    >>> "isolated deployment" in render_advice("only me", False, False, True, False)
+    True
+    """
+    advice = recommend_deployment(users, reachable, real_credentials, untrusted_content, persistent_state)
+    row = DEPLOYMENTS[advice.choice]
+    reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in advice.reasons)
+    return (
+        f'<p data-choice="{advice.choice}">Recommended: <b>{html.escape(row.option)}</b></p>'
+        f"<ul>{reasons}</ul>"
+        + table_html(
+            [
+                {"": "who is trusted", row.option: row.trusted},
+                {"": "where state persists", row.option: row.state},
+                {"": "what you must configure", row.option: row.configure},
+            ]
+        )
+    )
+
+
+def deployment_advisor() -> View:
+    """Five questions, one recommendation. Change an answer and the advice updates."""
+    import ipywidgets as W
+
+    layout = {"description_width": "initial"}
+    controls = {
+        "users": W.ToggleButtons(options=list(USER_CHOICES), value=USER_CHOICES[0], description=QUESTIONS["users"],
+                                 style=layout),
+    }
+    for name in ("reachable", "real_credentials", "untrusted_content", "persistent_state"):
+        controls[name] = W.Checkbox(value=False, description=QUESTIONS[name], style=layout, indent=False)
+    return View(controls, render_advice, title="Which deployment fits?")

@@ -1,0 +1,62 @@
+"""The eviction race (chapter 04): script operations and watch FIFO, LRU and cachetools' FIFO keep different keys.
+
+Controls: ``script`` (a Textarea with one operation per line or ``;``-separated: ``set KEY VALUE``, ``get KEY``,
+``del KEY``; see :mod:`loopkit.policies`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
+left (next to evict first) and the keys evicted, then each policy's keys after every operation. A malformed
+operation shows a message naming its line and what was expected.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+
+from ..policies import parse_script, run_script, step_rows
+from ._base import View, table_html
+
+__all__ = ["DEFAULT_SCRIPT", "eviction_race", "render_eviction_race"]
+
+#: The seed's sequence, then a read: enough to make all three policies disagree with room for two keys.
+DEFAULT_SCRIPT = "set a 1\nset b 2\nset a 3\nset c 4\nget a\nset d 5"
+
+
+def render_eviction_race(script: str, maxsize: int) -> str:
+    """The panel's HTML: a summary row per policy, then the state of every policy after each operation.
+
+    A malformed script raises ValueError (the view shows its message); an empty one says so.
+    """
+    ops = parse_script(script)
+    if not ops:
+        return "<i>No operations yet: write one per line, e.g. <code>set a 1</code>, <code>get a</code>.</i>"
+    runs = run_script(ops, maxsize)
+    summary = [
+        {
+            "policy": name,
+            "keys left (next to evict first)": " ".join(run.keys) or "-",
+            "evicted, in order": " ".join(run.evicted_keys) or "none",
+        }
+        for name, run in runs.items()
+    ]
+    return (
+        f"<p>{len(ops)} operation(s), room for {maxsize} key(s).</p>"
+        + table_html(summary)
+        + "<p><b>After each operation</b></p>"
+        + table_html(step_rows(ops, maxsize))
+    )
+
+
+def eviction_race(script: str = DEFAULT_SCRIPT, maxsize: int = 2) -> View:
+    """An editable operation script and a slider for the size limit; the panel races the three policies."""
+    controls = {
+        "script": W.Textarea(
+            value=script,
+            description="script",
+            placeholder="set a 1; set b 2; get a; set c 3",
+            rows=7,
+            layout=W.Layout(width="28em"),
+        ),
+        "maxsize": W.IntSlider(value=maxsize, min=1, max=6, description="maxsize"),
+    }
+    view = View(controls, render_eviction_race, title="Eviction race: FIFO vs LRU vs cachetools.FIFOCache")
+    view.add_class("loopkit-eviction-race")
+    view.panel.add_class("loopkit-panel")
+    return view

@@ -1,0 +1,125 @@
+"""Birthday-bound numbers and the prefix-collision search, checked against hand arithmetic and plain hashlib."""
+
+import hashlib
+import json
+import math
+
+import pytest
+
+from loopkit import fingerprint
+from loopkit.collisions import (
+    birthday_rows,
+    calls_for_probability,
+    collision_probability,
+    expected_tries,
+    find_prefix_collision,
+    numbered_batches,
+    prefix_bits,
+)
+
+
+def md5_of_bash_echo(i):
+    """The fingerprint of [bash "echo i"], computed from the policy with hashlib alone."""
+    entries = ['bash:{"command": "echo %d"}' % i]
+    return hashlib.md5(json.dumps(entries).encode()).hexdigest()[:12]
+
+
+def test_bits_per_prefix():
+    assert [prefix_bits(n) for n in (1, 6, 12)] == [4, 24, 48]
+    for bad in (0, 13, 2.0, True, "6"):
+        with pytest.raises(ValueError, match="hex_chars must be an int from 1 to 12"):
+            prefix_bits(bad)
+
+
+def test_birthday_numbers_for_twelve_hex_characters():
+    # sqrt(2 ln 2) = 1.17741..., so the 50 % point is 1.17741 * 2**24 = 19,753,662.3
+    assert calls_for_probability(0.5, 48) == pytest.approx(19_753_662.3, abs=1)
+    # sqrt(pi / 2) = 1.25331..., so the mean first collision is at 1.25331 * 2**24 = 21,027,121.6
+    assert expected_tries(48) == pytest.approx(21_027_121.6, abs=1)
+    assert expected_tries(24) == pytest.approx(5_133.57, abs=0.01)
+    # 1,000 batches: 1000 * 999 / 2**49 = 1.7746e-9
+    assert collision_probability(1_000, 48) == pytest.approx(1.7746e-9, rel=1e-4)
+    assert collision_probability(0, 48) == collision_probability(1, 48) == 0.0
+    assert collision_probability(2**20, 24) == pytest.approx(1.0)
+
+
+def test_birthday_rows():
+    rows = birthday_rows([6, 12], batches=1_000)
+    assert [(r["hex chars"], r["bits"], r["labels"], r["batches for 50 %"]) for r in rows] == [
+        (6, 24, 16_777_216, 4_823),
+        (12, 48, 281_474_976_710_656, 19_753_662),
+    ]
+    # 1,000 batches among 2**24 labels: 1 - exp(-999000 / 2**25) = 0.02933
+    assert rows[0]["P(collision), 1,000 batches"] == pytest.approx(0.02933, abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    "call, arg, message",
+    [
+        (collision_probability, (-1, 48), "n must be a non-negative int"),
+        (collision_probability, (10, 0), "bits must be a positive int"),
+        (calls_for_probability, (1.0, 48), "p must be a probability strictly between 0 and 1"),
+        (calls_for_probability, (0, 48), "p must be a probability"),
+        (expected_tries, ("48",), "bits must be a positive int"),
+    ],
+)
+def test_bad_arguments_are_named(call, arg, message):
+    with pytest.raises(ValueError, match=message):
+        call(*arg)
+
+
+def test_numbered_batches_are_the_fixed_enumeration():
+    batches = numbered_batches()
+    assert [next(batches) for _ in range(2)] == [
+        [{"name": "bash", "args": {"command": "echo 0"}}],
+        [{"name": "bash", "args": {"command": "echo 1"}}],
+    ]
+    assert next(numbered_batches("web_search", "query", "q{i}")) == [{"name": "web_search", "args": {"query": "q0"}}]
+
+
+@pytest.mark.parametrize("hex_chars", [2, 4, 6])
+def test_search_finds_the_first_prefix_collision_of_the_enumeration(hex_chars):
+    hit = find_prefix_collision(hex_chars)
+    # The reference: hash echo 0, echo 1, ... with hashlib and stop at the first repeated prefix.
+    seen = {}
+    for i in range(10**6):
+        prefix = md5_of_bash_echo(i)[:hex_chars]
+        if prefix in seen:
+            break
+        seen[prefix] = i
+    first, second = seen[prefix], i
+    assert hit.tries == second + 1
+    assert hit.first == [{"name": "bash", "args": {"command": f"echo {first}"}}]
+    assert hit.second == [{"name": "bash", "args": {"command": f"echo {second}"}}]
+    assert hit.first_fingerprint == md5_of_bash_echo(first) and hit.second_fingerprint == md5_of_bash_echo(second)
+    assert hit.prefix == prefix and hit.first_fingerprint != hit.second_fingerprint
+
+
+def test_six_hex_collision_is_deterministic_and_far_below_the_full_fingerprint():
+    a, b = find_prefix_collision(6), find_prefix_collision(6)
+    assert a == b
+    assert a.tries < 50_000  # the birthday bound for 24 bits is about 5,000; 12 hex would need ~21 million
+    assert fingerprint(a.first)[:6] == fingerprint(a.second)[:6] and fingerprint(a.first) != fingerprint(a.second)
+
+
+def test_repeats_of_the_same_action_are_not_collisions():
+    call = {"name": "bash", "args": {"command": "ls", "description": "first"}}
+    same_action = {"name": "bash", "args": '{"command": "ls", "description": "again"}'}
+    # Same entries, so the same full fingerprint: a repeat, which the search must skip rather than report.
+    assert find_prefix_collision(12, [[call], [same_action], [call], [call, call]]) is None
+    others = [[{"name": str(i)}] for i in range(40)]
+    hit = find_prefix_collision(1, [[call], [same_action], [call, call]] + others)
+    assert (hit.first, hit.second) != ([call], [same_action])
+
+
+def test_search_gives_up_after_max_tries_or_when_the_batches_run_out():
+    assert find_prefix_collision(12, max_tries=1_000) is None
+    assert find_prefix_collision(6, [[{"name": "a"}], [{"name": "b"}]]) is None
+    with pytest.raises(ValueError, match="max_tries must be a positive int"):
+        find_prefix_collision(6, max_tries=0)
+    with pytest.raises(ValueError, match="hex_chars"):
+        find_prefix_collision(13)
+
+
+def test_expected_tries_matches_the_formula():
+    assert expected_tries(16) == pytest.approx(math.sqrt(math.pi / 2) * 256)

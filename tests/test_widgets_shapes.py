@@ -1,0 +1,85 @@
+"""Chapter 01's normalize_explorer: the plain step-by-step function, then the view driven through its controls."""
+
+import pytest
+
+from loopkit import widgets
+from loopkit.widgets.shapes import TRANSPORTS, explain_args, raw_value, render_normalize, rule
+
+STRING, OBJECT, NONE = TRANSPORTS
+
+
+def test_raw_value_per_transport():
+    assert raw_value('{"b": 2, "a": 1}', STRING) == '{"b": 2, "a": 1}'
+    assert raw_value('{"b": 2, "a": 1}', OBJECT) == {"b": 2, "a": 1}
+    assert raw_value("[1, 2]", OBJECT) == [1, 2]
+    assert raw_value("anything", NONE) is None
+
+
+def test_raw_value_explains_bad_input():
+    with pytest.raises(ValueError, match="text: a parsed object needs text that parses as JSON"):
+        raw_value("{oops", OBJECT)
+    with pytest.raises(ValueError, match="transport must be one of"):
+        raw_value("{}", "carrier pigeon")
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ({"a": 1}, "a dict: used as it is"),
+        ('{"a": 1}', "a JSON string holding an object: parsed into a dict"),
+        ("[1]", "a JSON string holding an array: re-serialized into the fallback"),
+        ("null", "a JSON string holding null: re-serialized into the fallback"),
+        ("{oops", "a string that is not JSON: the text itself is the fallback"),
+        ("", "a string that is not JSON: the text itself is the fallback"),
+        (None, "None: no arguments, no fallback"),
+        (7, "a value of type int: serialized into the fallback"),
+        ('"x"', "a JSON string holding a string: re-serialized into the fallback"),
+        ("2.5", "a JSON string holding a number: re-serialized into the fallback"),
+    ],
+)
+def test_rule_names_the_branch(raw, expected):
+    assert rule(raw) == expected
+
+
+def test_explain_args_for_each_transport_of_the_same_text():
+    text = '{"start_line": 1, "path": "a.py"}'
+    as_string = explain_args("read_file", text, STRING)
+    as_object = explain_args("read_file", text, OBJECT)
+    assert as_string["args"] == as_object["args"] == "{'start_line': 1, 'path': 'a.py'}"
+    assert as_string["fallback"] == as_object["fallback"] == "None"
+    assert as_string["stable key"] == as_object["stable key"] == "a.py:0-0"
+    assert as_string["entry"] == "read_file:a.py:0-0"
+    assert as_string["fingerprint"] == as_object["fingerprint"]
+    assert len(as_string["fingerprint"]) == 12
+    none = explain_args("read_file", text, NONE)
+    assert none["raw"] == "None" and none["args"] == "{}" and none["stable key"] == ":0-0"
+    assert none["fingerprint"] != as_string["fingerprint"]
+
+
+def test_explain_args_keys_broken_text_by_the_text_itself():
+    steps = explain_args("read_file", '{"path": "a.py"', STRING)
+    assert steps["args"] == "{}"
+    assert steps["fallback"] == "'{\"path\": \"a.py\"'"
+    assert steps["stable key"] == '{"path": "a.py"'
+    assert steps["entry"] == 'read_file:{"path": "a.py"'
+
+
+def test_render_is_an_escaped_table():
+    html = render_normalize("bash", '{"command": "ls <dir>"}', STRING)
+    assert html.startswith("<table>") and "<td>stable key</td>" in html
+    assert "{&quot;command&quot;: &quot;ls &lt;dir&gt;&quot;}" in html
+
+
+def test_view_updates_from_every_control():
+    view = widgets.normalize_explorer()
+    assert set(view.controls) == {"name", "text", "transport"}
+    assert "<td>a.py:0-0</td>" in view.panel.value
+    view.controls["text"].value = '{"path": "a.py", "start_line": 250}'
+    assert "<td>a.py:1-1</td>" in view.panel.value
+    view.controls["name"].value = "bash"
+    assert "<td>{&quot;path&quot;: &quot;a.py&quot;}</td>" in view.panel.value
+    view.controls["text"].value = "{oops"
+    view.controls["transport"].value = OBJECT
+    assert "parses as JSON" in view.panel.value and "color:#b00" in view.panel.value
+    view.controls["transport"].value = NONE
+    assert "None: no arguments, no fallback" in view.panel.value
