@@ -181,6 +181,10 @@ class ChapterPage:
         # ?reset: start from an empty workspace, not from the tabs an earlier test left open
         self.page.goto(f"{self.server.url}/lab/tree/{self.relpath}?reset")
         expect(self.page.locator(".jp-NotebookPanel")).to_have_count(1, timeout=timeout_ms)
+        # The execution indicator says "idle" before any kernel exists ("No Kernel | Initializing"); a kernel is
+        # ready once the toolbar names it and the indicator is idle again.
+        kernel_name = self.panel.locator(".jp-Toolbar-item[data-jp-item-name='kernelName']")
+        expect(kernel_name).not_to_have_text(re.compile(r"^\s*(No Kernel)?\s*$"), timeout=timeout_ms)
         self.panel.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=timeout_ms)
         # The lab attaches cells in batches; wait for all of them (the index of a cell in the file is then the
         # index of its element in the page).
@@ -209,7 +213,15 @@ class ChapterPage:
         )
         self.menu("Kernel", "runmenu:restart-and-run-all")
         self.page.locator(".jp-Dialog .jp-Dialog-button.jp-mod-accept").click()  # "Restart"
-        self.page.wait_for_function(_RUN_FINISHED, timeout=timeout_ms)
+        try:
+            self.page.wait_for_function(_RUN_FINISHED, timeout=timeout_ms)
+        except PlaywrightTimeoutError:
+            shot = self.screenshot("-timed-out")
+            state = self.page.evaluate(_RUN_STATE)
+            raise AssertionError(
+                f"{self.notebook.name}: Restart and Run All had not finished after {timeout_ms / 1000:.0f} s: {state}; "
+                f"see {shot}"
+            ) from None
         return self.page.evaluate(_RUN_STATE)
 
     def dom_cell(self, index: int):

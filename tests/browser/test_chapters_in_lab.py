@@ -91,3 +91,48 @@ def test_ch02_bucket_slider_crosses_line_200(open_chapter):
     path_box.fill("src/agent.py")
     path_box.press("Enter")
     expect(view).to_contain_text("src/agent.py:0-0")
+
+
+def _summary(view) -> dict[str, list[str]]:
+    """The eviction race's first table: policy -> [keys left, keys evicted]."""
+    rows = view.locator(".widget-html-content table").first.locator("tbody tr")
+    return {cells[0]: cells[1:] for cells in (row.locator("td").all_inner_texts() for row in rows.all())}
+
+
+def test_ch04_eviction_race_follows_the_script_and_the_slider(open_chapter):
+    page = open_chapter(chapter("04"))
+    index = page.code_cell_index("eviction_race(")
+    assert index is not None, "chapter 04 has no cell that shows widgets.eviction_race(...)"
+    page.restart_and_run_all()
+    view = page.live_widget(index)
+
+    script = view.locator(".widget-textarea textarea")
+    assert script.count() == 1, "eviction_race should have one Textarea holding the operation script"
+    maxsize = view.locator(".widget-slider .noUi-handle")
+    assert maxsize.count() == 1, "eviction_race should have one IntSlider for maxsize"
+    expect(maxsize).to_have_attribute("aria-valuenow", re.compile(r"^2(\.0)?$"))
+    before = _summary(view)
+
+    # Room for two keys; x is overwritten before z arrives. FIFO (BoundedDict) keeps x in its first place and
+    # evicts it; LRU refreshes x on the write and evicts y; cachetools' FIFOCache moves an overwritten key to the
+    # back, so it evicts y too.
+    script.fill("set x 1; set y 2; set x 3; set z 4")
+    script.blur()
+    expected = {
+        "BoundedDict (FIFO)": ["y z", "x"],
+        "LRUDict (LRU)": ["x z", "y"],
+        "cachetools.FIFOCache": ["x z", "y"],
+    }
+    expect(view).to_contain_text("4 operation(s), room for 2 key(s).")
+    assert _summary(view) == expected != before
+    page.screenshot("-script-edited", at=index)
+
+    # One more key of room (keyboard on the slider): nothing is evicted, each policy shows its own order.
+    maxsize.focus()
+    maxsize.press("ArrowRight")
+    expect(view).to_contain_text("4 operation(s), room for 3 key(s).")
+    assert _summary(view) == {
+        "BoundedDict (FIFO)": ["x y z", "none"],
+        "LRUDict (LRU)": ["y x z", "none"],
+        "cachetools.FIFOCache": ["y x z", "none"],
+    }
