@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from lab_fixtures import chromium, lab_server, open_chapter, page  # noqa: F401  (pytest fixtures)
 from notebook_tools import NOTEBOOK_DIR, chapters
 
 pytestmark = pytest.mark.browser

@@ -1,5 +1,8 @@
 """Fixtures for the browser tests: one JupyterLab server and one headless Chromium for the whole session.
 
+(Not named conftest.py: pytest's --doctest-modules would then import two modules called ``conftest``. The test
+module imports these fixtures by name.)
+
 The browser is Debian's Chromium (``/usr/bin/chromium``, or the path in ``LOOPKIT_CHROMIUM``). Playwright never
 downloads a browser here. A machine without Chromium fails these tests with the install command: a missing
 browser is never a pass. To run the rest of the suite without them, deselect them on purpose:
