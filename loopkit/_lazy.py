@@ -7,7 +7,14 @@ from collections.abc import Callable
 
 
 def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Callable, Callable]:
-    """Return ``(__getattr__, __dir__)`` for ``package`` that load ``name`` from ``package.exports[name]``."""
+    """Return ``(__getattr__, __dir__)`` for ``package`` that load ``name`` from ``package.exports[name]``.
+
+    A name must differ from its module's name: importing a submodule binds it as an attribute of the package,
+    which would then shadow the function of the same name.
+    """
+    clashes = sorted(name for name, module in exports.items() if name == module)
+    if clashes:
+        raise ValueError(f"{package}: exported names {clashes} equal their module names and would be shadowed")
 
     def __getattr__(name: str):
         if name in exports:

@@ -110,6 +110,20 @@ class DetectorConfig:
         """``(warn, hard)`` call counts for ``tool``: its override if it has one, else the global pair."""
         return self.tool_freq_overrides.get(tool, (self.tool_freq_warn, self.tool_freq_hard_limit))
 
+    def as_dict(self) -> dict:
+        """The fields as plain values (overrides as a plain dict): ``DetectorConfig(**c.as_dict()) == c``."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        fields["tool_freq_overrides"] = dict(self.tool_freq_overrides)
+        return fields
+
+    def __reduce__(self):
+        # The read-only overrides mapping cannot be pickled or deep-copied; rebuild from plain fields instead.
+        return (_config_from_fields, (self.as_dict(),))
+
+
+def _config_from_fields(fields: dict) -> DetectorConfig:
+    return DetectorConfig(**fields)
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -144,26 +158,36 @@ class _Scope:
         self.warned_hashes: set[str] = set()
         self.warned_tools: set[str] = set()
 
+    # Both pushes keep the window's counter in step in O(1): +1 for the entry that comes in, -1 for the one that
+    # falls out (a count that reaches 0 is deleted). Locals and dict.get keep them cheap: they run for every call.
     def push_hash(self, digest: str, window: int) -> int:
-        self.hashes.append(digest)
-        self.hash_counts[digest] += 1
-        if len(self.hashes) > window:
-            old = self.hashes.popleft()
-            self.hash_counts[old] -= 1
-            if not self.hash_counts[old]:
-                del self.hash_counts[old]
+        hashes, counts = self.hashes, self.hash_counts
+        hashes.append(digest)
+        counts[digest] = counts.get(digest, 0) + 1
+        if len(hashes) > window:
+            old = hashes.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
                 self.warned_hashes.discard(old)  # a hash that left the window may warn again
-        return self.hash_counts[digest]
+        return counts.get(digest, 0)
 
     def push_tool(self, name: str, window: int) -> int:
-        self.tools.append(name)
-        self.tool_counts[name] += 1
-        if len(self.tools) > window:
-            old = self.tools.popleft()
-            self.tool_counts[old] -= 1
-            if not self.tool_counts[old]:
-                del self.tool_counts[old]
-        return self.tool_counts[name]
+        tools, counts = self.tools, self.tool_counts
+        tools.append(name)
+        count = counts[name] = counts.get(name, 0) + 1
+        if len(tools) > window:
+            old = tools.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
+            if old == name:
+                return left
+        return count
 
 
 def _warn_hash_message(count: int, window: int) -> str:
@@ -213,6 +237,7 @@ class LoopDetector:
         self._lock = threading.Lock()
         self._scopes: LRUDict = LRUDict(self.config.max_tracked_runs)
         self._stop_reasons: BoundedDict = BoundedDict(STOP_REASON_CAPACITY)
+        self._limits_cache: tuple | None = None
 
     # -- the decision ------------------------------------------------------------------------------------------
     def observe(self, calls: Iterable[Mapping[str, Any]], *, thread_id: Hashable = "default",
@@ -226,13 +251,23 @@ class LoopDetector:
             return Decision("ok", None, None, 0)
         digest = fingerprint(batch)  # pure, and it validates the calls: outside the lock
         with self._lock:
-            scope = self._scopes.get((thread_id, run_id))
-            if scope is None:
-                scope = self._scopes[(thread_id, run_id)] = _Scope()
+            key = (thread_id, run_id)
+            try:
+                scope = self._scopes[key]  # a read makes the scope the most recent
+            except KeyError:
+                scope = self._scopes[key] = _Scope()
             decision = self._decide(scope, batch, digest)
             if decision.action == "stop":
                 self._stop_reasons[run_id] = STOP_REASON
             return decision
+
+    def _limits(self, cfg: DetectorConfig) -> tuple[int, dict, tuple[int, int]]:
+        """``(freq_window, overrides, global pair)`` of ``cfg``, worked out once per config, not per batch."""
+        cached = self._limits_cache
+        if cached is None or cached[0] is not cfg:
+            pair = (cfg.tool_freq_warn, cfg.tool_freq_hard_limit)
+            cached = self._limits_cache = (cfg, (cfg.freq_window, dict(cfg.tool_freq_overrides), pair))
+        return cached[1]
 
     def _decide(self, scope: _Scope, batch: list, digest: str) -> Decision:
         cfg = self.config
@@ -244,15 +279,16 @@ class LoopDetector:
             scope.warned_hashes.add(digest)
             return Decision("warn", "hash", digest, count, None, _warn_hash_message(count, cfg.window_size))
 
-        window = cfg.freq_window
+        window, overrides, global_pair = self._limits(cfg)
         tool_candidate: tuple[str, int] | None = None
         for call in batch:
             name = call.get("name", "")
             if not name:
                 continue
-            name = name if isinstance(name, str) else str(name)
+            if type(name) is not str and not isinstance(name, str):
+                name = str(name)
             tool_count = scope.push_tool(name, window)
-            warn, hard = cfg.thresholds_for(name)
+            warn, hard = overrides.get(name, global_pair)  # cfg.thresholds_for(name), without the call
             if tool_count >= hard:
                 return Decision("stop", "frequency", digest, tool_count, name,
                                 _stop_message("frequency", tool_count, name))

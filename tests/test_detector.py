@@ -70,6 +70,16 @@ def test_config_is_frozen_and_overrides_are_read_only():
     assert hash(c) == hash(DetectorConfig(tool_freq_overrides={"bash": (4, 6)}))
 
 
+def test_config_survives_copy_and_pickle():
+    import copy
+    import pickle
+
+    c = DetectorConfig(hard_limit=7, tool_freq_overrides={"bash": (60, 80)})
+    for clone in (copy.copy(c), copy.deepcopy(c), pickle.loads(pickle.dumps(c))):
+        assert clone == c and clone.thresholds_for("bash") == (60, 80) and clone.hard_limit == 7
+    assert DetectorConfig(**c.as_dict()) == c and c.as_dict()["tool_freq_overrides"] == {"bash": (60, 80)}
+
+
 def test_constructor_fields_override_a_config_and_unknown_fields_are_named():
     d = LoopDetector(DetectorConfig(hard_limit=9), warn_threshold=4)
     assert (d.config.warn_threshold, d.config.hard_limit) == (4, 9)

@@ -11,8 +11,8 @@ from .._lazy import lazy_exports
 
 #: public name -> submodule that defines it
 _EXPORTS = {
-    "timeline": "timeline",  # chapter 05
-    "heatmap": "heatmap",  # chapter 08
+    "timeline": "timelines",  # chapter 05
+    "heatmap": "heatmaps",  # chapter 08
 }
 
 __all__ = sorted(_EXPORTS)

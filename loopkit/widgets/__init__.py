@@ -17,6 +17,7 @@ _EXPORTS = {
     "batch_builder": "batch",  # chapter 03
     "eviction_race": "eviction",  # chapter 04
     "detector_playground": "playground",  # chapter 05
+    "lifecycle_stepper": "lifecycle",  # chapter 06
     "deployment_advisor": "deployment",  # chapter 07
 }
 

@@ -1,0 +1,137 @@
+"""Replay a trace through the detector and get one table row per batch (chapters 05, 06 and 08).
+
+This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import trace``.
+
+A *trace* is a list of batches, one per model turn, each a list of ``{"name": ..., "args": ...}`` calls (a
+:class:`~loopkit.patterns.Pattern` works too). :func:`replay` feeds the batches to a fresh
+:class:`~loopkit.detector.LoopDetector`, in order and in one scope, and records after each batch what the detector
+saw and decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
+from .detector import DetectorConfig, LoopDetector
+from .patterns import PATTERNS, as_batches
+
+__all__ = ["TOOL_PREFIX", "replay", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
+
+#: Column prefix of the per-tool windowed call counts in a replay table: ``"calls:read_file"`` and so on.
+TOOL_PREFIX = "calls:"
+
+
+def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Hashable = "default",
+           run_id: Hashable = "default", detector: LoopDetector | None = None, until_stop: bool = False):
+    """Feed ``batches`` to a fresh detector, in order and in one scope, and return one row per batch.
+
+    Columns: ``step`` (1-based), ``n_calls``, ``fingerprint``, ``hash_count`` (the fingerprint's count in the hash
+    window after the batch), one ``calls:<tool>`` column per tool in the trace (its count in the tool-name window
+    after the batch, most-called tool first), then ``action``, ``layer``, ``tool`` and ``count`` from the
+    decision. Every batch is replayed, even after a stop (the counts show what would have followed), unless
+    ``until_stop`` is true. Pass ``detector`` (instead of ``config``) to replay through an existing detector, for
+    example an :class:`~loopkit.detector.EarlyReturnLoopDetector`. ``df.attrs["config"]`` holds
+    ``config.as_dict()`` (see :func:`config_of`).
+
+    >>> df = replay([[{"name": "bash", "args": {"command": "ls"}}]] * 5)
+    >>> df["action"].tolist(), df["hash_count"].tolist(), df["calls:bash"].tolist()
+    (['ok', 'ok', 'warn', 'ok', 'stop'], [1, 2, 3, 4, 5], [1, 2, 3, 4, 4])
+    """
+    import pandas as pd
+
+    if detector is not None:
+        if config is not None:
+            raise ValueError("pass either config or detector to replay(), not both")
+        if not isinstance(detector, LoopDetector):
+            raise TypeError(f"detector must be a LoopDetector, got {type(detector).__name__}")
+    elif config is not None and not isinstance(config, DetectorConfig):
+        raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
+    trace = as_batches(batches)
+    detector = detector if detector is not None else LoopDetector(config)
+
+    rows = []
+    tools: dict[str, int] = {}  # tool -> highest windowed count seen, in first-seen order
+    for step, batch in enumerate(trace, start=1):
+        decision = detector.observe(batch, thread_id=thread_id, run_id=run_id)
+        state = detector.snapshot(thread_id, run_id) or {"hash_counts": {}, "tool_counts": {}}
+        counts = state["tool_counts"]
+        for call in batch:
+            name = call.get("name", "") if isinstance(call, Mapping) else ""
+            if name:
+                name = name if isinstance(name, str) else str(name)
+                tools[name] = max(tools.get(name, 0), counts.get(name, 0))
+        rows.append((step, len(batch), decision.fingerprint, state["hash_counts"].get(decision.fingerprint, 0),
+                     counts, decision.action, decision.layer, decision.tool, decision.count))
+        if until_stop and decision.action == "stop":
+            break
+
+    ordered = sorted(tools, key=lambda t: -tools[t])  # stable: ties keep first-seen order
+    columns = ["step", "n_calls", "fingerprint", "hash_count", *(TOOL_PREFIX + t for t in ordered),
+               "action", "layer", "tool", "count"]
+    data: dict[str, Any] = {
+        "step": [r[0] for r in rows],
+        "n_calls": [r[1] for r in rows],
+        "fingerprint": pd.Series([r[2] for r in rows], dtype=object),
+        "hash_count": [r[3] for r in rows],
+    }
+    for tool in ordered:
+        data[TOOL_PREFIX + tool] = [r[4].get(tool, 0) for r in rows]
+    data["action"] = pd.Series([r[5] for r in rows], dtype=object)
+    data["layer"] = pd.Series([r[6] for r in rows], dtype=object)  # None stays None, not NaN
+    data["tool"] = pd.Series([r[7] for r in rows], dtype=object)
+    data["count"] = [r[8] for r in rows]
+    df = pd.DataFrame(data, columns=columns)
+    df = df.astype({c: "int64" for c in columns if c not in ("fingerprint", "action", "layer", "tool")})
+    df.attrs["config"] = detector.config.as_dict()  # plain values: pandas deep-copies attrs
+    return df
+
+
+def config_of(df) -> DetectorConfig:
+    """The config a replay table was made with (the upstream defaults if the table does not say)."""
+    fields = getattr(df, "attrs", {}).get("config")
+    return DetectorConfig(**fields) if fields else DetectorConfig()
+
+
+def tool_columns(df) -> list[str]:
+    """The tool names that have a ``calls:<tool>`` column in a replay table, most-called first."""
+    return [c[len(TOOL_PREFIX):] for c in df.columns if isinstance(c, str) and c.startswith(TOOL_PREFIX)]
+
+
+def first_steps(df) -> tuple[int | None, int | None]:
+    """``(first warn step, first stop step)`` of a replay table; ``None`` where it never happened."""
+    found = []
+    for action in ("warn", "stop"):
+        steps = df.loc[df["action"] == action, "step"]
+        found.append(int(steps.iloc[0]) if len(steps) else None)
+    return found[0], found[1]
+
+
+def verdict(df) -> str:
+    """What the detector made of a whole trace: ``"stop"``, ``"warn"`` (warned but never stopped) or ``"ok"``."""
+    first_warn, first_stop = first_steps(df)
+    return "stop" if first_stop is not None else "warn" if first_warn is not None else "ok"
+
+
+def pattern_table(config: DetectorConfig | None = None, names: Iterable[str] | None = None):
+    """One row per pattern: its label, the detector's first warn and stop steps, and whether they agree.
+
+    The detector *agrees* with the human label when it flags (warns or stops) exactly the traces labelled
+    ``"loop"``: a warning on progress is a false alarm, silence on a loop is a miss.
+    """
+    import pandas as pd
+
+    rows = []
+    for name in names if names is not None else PATTERNS:
+        pattern = PATTERNS[name] if isinstance(name, str) and name in PATTERNS else None
+        if pattern is None:
+            raise KeyError(f"no pattern named {name!r}; expected one of {', '.join(PATTERNS)}")
+        df = replay(pattern.batches, config)
+        first_warn, first_stop = first_steps(df)
+        said = verdict(df)
+        rows.append({
+            "pattern": name, "batches": len(df), "label": pattern.label, "first_warn": first_warn,
+            "first_stop": first_stop, "detector": said, "agrees": (said != "ok") == (pattern.label == "loop"),
+        })
+    table = pd.DataFrame(rows)
+    return table.astype({"first_warn": "Int64", "first_stop": "Int64"})

@@ -1,0 +1,92 @@
+"""Chapter 06's step-through: the agent loop's message list, one model call at a time."""
+
+from __future__ import annotations
+
+import html
+
+from ..detector import DetectorConfig, LoopDetector
+from ..lifecycle import PLACEMENTS, AgentLoop, check_pairing, format_messages
+from ..patterns import PATTERNS, get
+from ._base import View, table_html
+
+__all__ = ["lifecycle_state", "render_lifecycle", "lifecycle_stepper"]
+
+#: How many message lines the panel shows (the most recent ones).
+SHOWN_LINES = 18
+
+
+def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorConfig | None = None) -> dict:
+    """Run ``pattern`` as a scripted agent and describe the conversation right after model call ``step``.
+
+    ``step`` is clamped to the run's last model call; ``step=0`` is the conversation before the first call.
+
+    >>> s = lifecycle_state("exact_repeat", "after_results", 4)
+    >>> s["step"], s["action"], s["delivered"], s["pairing"]
+    (4, 'ok', 1, None)
+    >>> lifecycle_state("exact_repeat", "before_results", 3)["pairing"]
+    'message 6 (user) comes before the result of call_3, requested by message 5'
+    """
+    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+        raise ValueError(f"step must be an int >= 0, got {step!r}")
+    p = get(pattern)
+    loop = AgentLoop(LoopDetector(config), placement=placement)
+    run = loop.start(p.batches, run_id="run-1", task=f"Task for the {p.name} script.")
+    pending_at = [()]
+    while not run.done:
+        pending_at.append(loop.step(run).pending_after)
+    last = len(run.steps)
+    step = min(step, last)
+    current = run.steps[step - 1] if step else None
+    shown = run.messages[: current.messages_after] if current else run.messages[:1]
+    return {
+        "pattern": p.name, "placement": placement, "step": step, "steps": last, "status": run.status,
+        "messages": shown,
+        "action": current.decision.action if current and current.decision else None,
+        "outcome": current.outcome if current else "not started",
+        "delivered": len(current.delivered) if current else 0,
+        "pending": len(pending_at[step]),
+        "pairing": check_pairing(shown),
+    }
+
+
+def render_lifecycle(pattern: str, placement: str, step: int) -> str:
+    """The panel: what happened at this model call, the pending queue, the pairing check, and the messages."""
+    s = lifecycle_state(pattern, placement, step)
+    facts = [{
+        "model call": f"{s['step']} of {s['steps']}",
+        "detector": s["action"] or "-",
+        "what happened": s["outcome"],
+        "warnings delivered": s["delivered"],
+        "warnings queued": s["pending"],
+        "pairing": "ok" if s["pairing"] is None else "BROKEN",
+    }]
+    lines = format_messages(s["messages"], width=100).splitlines()
+    if len(lines) > SHOWN_LINES:
+        lines = [f"... {len(lines) - SHOWN_LINES} earlier line(s)"] + lines[-SHOWN_LINES:]
+    problem = "" if s["pairing"] is None else f"<p style='color:#b00'>Pairing broken: {html.escape(s['pairing'])}</p>"
+    return table_html(facts) + problem + f"<pre>{html.escape(chr(10).join(lines))}</pre>"
+
+
+def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_results") -> View:
+    """A pattern picker, a placement switch and a step slider over the simulated agent's message list."""
+    import ipywidgets as W
+
+    get(pattern)
+    if placement not in PLACEMENTS:
+        raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
+    style = {"description_width": "110px"}
+    picker = W.Dropdown(options=list(PATTERNS), value=pattern, description="pattern", style=style)
+    steps = lifecycle_state(pattern, placement, 0)["steps"]
+    slider = W.IntSlider(value=min(3, steps), min=0, max=steps, description="model call", style=style)
+    controls = {
+        "pattern": picker,
+        "placement": W.ToggleButtons(options=list(PLACEMENTS), value=placement, description="warning goes",
+                                     style=style),
+        "step": slider,
+    }
+
+    def resize(change) -> None:  # a new pattern has its own number of model calls
+        slider.max = lifecycle_state(change["new"], controls["placement"].value, 0)["steps"]
+
+    picker.observe(resize, names="value")
+    return View(controls, render_lifecycle, title="Lifecycle step-through")

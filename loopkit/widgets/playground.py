@@ -1,0 +1,81 @@
+"""Chapter 05's playground: pick a pattern, move the thresholds, watch where the detector warns and stops."""
+
+from __future__ import annotations
+
+import html
+
+from ..detector import DetectorConfig
+from ..patterns import PATTERNS, get
+from ._base import View, figure_html, table_html
+
+__all__ = ["playground_summary", "render_playground", "detector_playground"]
+
+
+def playground_summary(pattern: str, config: DetectorConfig) -> dict:
+    """Replay ``pattern`` under ``config``: the first warn and stop steps, the verdict, and the human label.
+
+    >>> s = playground_summary("polling", DetectorConfig(warn_threshold=4, hard_limit=8))
+    >>> s["first_warn"], s["first_stop"], s["detector"], s["label"], s["agrees"]
+    (4, 8, 'stop', 'progress', False)
+    """
+    from .. import trace
+
+    p = get(pattern)
+    df = trace.replay(p.batches, config)
+    first_warn, first_stop = trace.first_steps(df)
+    said = trace.verdict(df)
+    return {"pattern": p.name, "description": p.description, "label": p.label, "batches": len(df),
+            "first_warn": first_warn, "first_stop": first_stop, "detector": said,
+            "agrees": (said != "ok") == (p.label == "loop"), "table": df}
+
+
+def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window_size: int, tool_freq_warn: int,
+                      tool_freq_hard_limit: int) -> str:
+    """The panel: a one-line verdict, the first decisions as a table, and the timeline figure."""
+    from ..plots.timelines import timeline
+
+    config = DetectorConfig(warn_threshold=warn_threshold, hard_limit=hard_limit, window_size=window_size,
+                            tool_freq_warn=tool_freq_warn, tool_freq_hard_limit=tool_freq_hard_limit)
+    s = playground_summary(pattern, config)
+    never = "never"
+    verdict = (
+        f"<p><b>{html.escape(s['pattern'])}</b>: {html.escape(s['description'])} ({s['batches']} batches). "
+        f"A human calls it <b>{s['label']}</b>. First warn: step {s['first_warn'] or never}; "
+        f"first stop: step {s['first_stop'] or never}. "
+        f"{'The detector agrees.' if s['agrees'] else 'The detector disagrees.'} "
+        f"(frequency window: {config.freq_window} calls)</p>"
+    )
+    df = s["table"]
+    decided = df[df["action"] != "ok"].head(6)
+    rows = [{"step": r.step, "action": r.action, "layer": r.layer, "tool": r.tool or "", "count": r.count}
+            for r in decided.itertuples()]
+    hash_ax, _ = timeline(df, config, title=f"{s['pattern']} under these thresholds")
+    return verdict + table_html(rows, ["step", "action", "layer", "tool", "count"]) + figure_html(
+        hash_ax.figure, alt=f"timeline of {s['pattern']}")
+
+
+def detector_playground(pattern: str = "exact_repeat") -> View:
+    """Sliders for the five thresholds (starting at upstream's defaults) and a pattern picker; every change replays
+    the pattern and redraws the timeline."""
+    import ipywidgets as W
+
+    if pattern not in PATTERNS:
+        get(pattern)  # raises the KeyError that lists the names
+    c = DetectorConfig()
+    style = {"description_width": "150px"}
+    layout = W.Layout(width="460px")
+
+    def slider(value, low, high, label):
+        return W.IntSlider(value=value, min=low, max=high, description=label, continuous_update=False,
+                           style=style, layout=layout)
+
+    controls = {
+        "pattern": W.Dropdown(options=list(PATTERNS), value=pattern, description="pattern", style=style,
+                              layout=layout),
+        "warn_threshold": slider(c.warn_threshold, 1, 20, "warn_threshold"),
+        "hard_limit": slider(c.hard_limit, 1, 30, "hard_limit"),
+        "window_size": slider(c.window_size, 1, 60, "window_size"),
+        "tool_freq_warn": slider(c.tool_freq_warn, 1, 120, "tool_freq_warn"),
+        "tool_freq_hard_limit": slider(c.tool_freq_hard_limit, 1, 150, "tool_freq_hard_limit"),
+    }
+    return View(controls, render_playground, title="Detector playground")

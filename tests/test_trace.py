@@ -1,0 +1,155 @@
+"""trace.replay and the pattern table: one row per batch, counts and decisions as worked out by hand."""
+
+import pandas as pd
+import pytest
+
+from loopkit import DetectorConfig, EarlyReturnLoopDetector, LoopDetector, fingerprint, patterns, trace
+
+
+def call(name, **args):
+    return {"name": name, "args": args}
+
+
+A = [call("bash", command="pytest")]
+
+
+def test_columns_and_one_row_per_batch():
+    batches = [A, [call("read_file", path="a"), call("read_file", path="b")], A]
+    df = trace.replay(batches)
+    # read_file reaches 2 in the window, bash 2: ties keep first-seen order
+    assert list(df.columns) == ["step", "n_calls", "fingerprint", "hash_count", "calls:bash", "calls:read_file",
+                                "action", "layer", "tool", "count"]
+    assert df["step"].tolist() == [1, 2, 3]
+    assert df["n_calls"].tolist() == [1, 2, 1]
+    assert df["fingerprint"].tolist() == [fingerprint(A), fingerprint(batches[1]), fingerprint(A)]
+    assert df["hash_count"].tolist() == [1, 1, 2]
+    assert df["calls:bash"].tolist() == [1, 1, 2]
+    assert df["calls:read_file"].tolist() == [0, 2, 2]
+    assert df["layer"].tolist() == [None, None, None] and df["tool"].tolist() == [None, None, None]
+
+
+def test_most_called_tool_column_comes_first():
+    batches = [[call("grep", pattern="x")]] + [[call("bash", command=str(i))] for i in range(3)]
+    assert trace.tool_columns(trace.replay(batches)) == ["bash", "grep"]
+
+
+def test_decisions_of_both_layers_are_recorded():
+    cfg = DetectorConfig(tool_freq_warn=3, tool_freq_hard_limit=5)
+    sweep = [[call("read_file", path=f"f{i}.py")] for i in range(6)]
+    df = trace.replay(sweep, cfg)
+    assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop"]
+    assert df["layer"].tolist() == [None, None, "frequency", None, "frequency", "frequency"]
+    assert df["tool"].tolist() == [None, None, "read_file", None, "read_file", "read_file"]
+    assert df["count"].tolist() == [1, 1, 3, 1, 5, 6]  # ok rows report the hash count, frequency rows the tool's
+    assert df["hash_count"].tolist() == [1] * 6
+
+
+def test_hash_stop_row_keeps_the_window_counts():
+    df = trace.replay(patterns.get("exact_repeat").batches)
+    assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop", "stop", "stop"]
+    assert df["hash_count"].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert df["calls:bash"].tolist() == [1, 2, 3, 4, 4, 4, 4, 4]  # a hash stop rejects the batch before counting
+
+
+def test_until_stop_ends_at_the_first_stop():
+    df = trace.replay(patterns.get("exact_repeat").batches, until_stop=True)
+    assert df["step"].tolist() == [1, 2, 3, 4, 5] and df["action"].iloc[-1] == "stop"
+
+
+def test_a_pattern_object_replays_like_its_batches_and_empty_batches_are_rows():
+    assert trace.replay(patterns.get("polling")).equals(trace.replay(patterns.get("polling").batches))
+    df = trace.replay([[], A])
+    assert df["n_calls"].tolist() == [0, 1] and df["fingerprint"].tolist() == [None, fingerprint(A)]
+    assert df["action"].tolist() == ["ok", "ok"] and df["hash_count"].tolist() == [0, 1]
+
+
+def test_scope_and_detector_arguments():
+    d = LoopDetector(warn_threshold=2, hard_limit=3)
+    trace.replay([A], detector=d, thread_id="t", run_id="r1")
+    assert d.scopes == [("t", "r1")]
+    df = trace.replay([A, A], detector=d, thread_id="t", run_id="r1")  # the scope already holds one A
+    assert df["action"].tolist() == ["warn", "stop"]
+
+
+def test_early_return_detector_replays_the_contrast():
+    cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=3, tool_freq_hard_limit=5)
+    current = trace.replay([A] * 6, cfg)
+    early = trace.replay([A] * 6, detector=EarlyReturnLoopDetector(cfg))
+    assert trace.first_steps(current) == (2, 5)
+    assert trace.first_steps(early) == (2, 6)
+    assert early["calls:bash"].tolist() == [1, 1, 2, 3, 4, 5]  # batch 2 returned before counting bash
+
+
+def test_config_travels_with_the_table():
+    cfg = DetectorConfig(warn_threshold=2, hard_limit=4, tool_freq_overrides={"bash": (60, 80)})
+    df = trace.replay([A], cfg)
+    assert trace.config_of(df) == cfg
+    assert trace.config_of(df[["step", "action"]]) == cfg  # survives pandas operations
+    assert trace.config_of(df.drop(columns="count").iloc[:0]) == cfg
+    assert trace.replay([A], detector=LoopDetector(cfg)).attrs["config"]["tool_freq_overrides"] == {"bash": (60, 80)}
+
+
+@pytest.mark.parametrize("bad, message", [
+    (A, r"batches\[0\] is a single call \(a mapping\)"),
+    ("bash", "batches must be a list of batches"),
+    (5, "batches must be a list of batches"),
+    ([A, 7], r"batches\[1\] must be a list of tool calls, got int"),
+    ([A, "ls"], r"batches\[1\] must be a list of tool calls, got str"),
+])
+def test_bad_traces_name_the_problem(bad, message):
+    with pytest.raises(TypeError, match=message):
+        trace.replay(bad)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="either config or detector"):
+        trace.replay([A], DetectorConfig(), detector=LoopDetector())
+    with pytest.raises(TypeError, match="config must be a DetectorConfig"):
+        trace.replay([A], {"warn_threshold": 2})
+    with pytest.raises(TypeError, match="detector must be a LoopDetector"):
+        trace.replay([A], detector="x")
+    with pytest.raises(TypeError, match="call 0 must be a mapping"):
+        trace.replay([["bash"]])
+
+
+def test_first_steps_and_verdict():
+    df = trace.replay(patterns.get("sequential_paging"))
+    assert trace.first_steps(df) == (3, None) and trace.verdict(df) == "warn"
+    df = trace.replay(patterns.get("read_burst"))
+    assert trace.first_steps(df) == (None, 1) and trace.verdict(df) == "stop"
+    df = trace.replay(patterns.get("write_new_content"))
+    assert trace.first_steps(df) == (None, None) and trace.verdict(df) == "ok"
+
+
+def test_pattern_table_under_the_defaults():
+    table = trace.pattern_table()
+    rows = {r.pattern: (r.first_warn, r.first_stop, r.detector, r.agrees) for r in table.itertuples()}
+    na = None
+    expected = {
+        "exact_repeat": (3, 5, "stop", True),
+        "read_jitter": (3, 5, "stop", True),
+        "sequential_paging": (3, na, "warn", False),  # a false alarm: four 50-line pages share a bucket
+        "edit_test_same_failure": (6, 10, "stop", True),  # the test repeats every other turn
+        "abc_cycle": (7, 13, "stop", True),
+        "cross_file_sweep": (30, 50, "stop", False),  # the frequency layer stops an honest sweep
+        "write_new_content": (na, na, "ok", True),
+        "write_same_content": (3, 5, "stop", True),
+        "retry_changing_flags": (na, na, "ok", False),  # a miss: every retry is a new command
+        "reordered_batch": (3, 5, "stop", True),
+        "identical_in_batch": (na, na, "ok", False),
+        "polling": (3, 5, "stop", False),
+        "read_bash_interleaved": (na, na, "ok", True),  # 25 of each tool in a 50-call window
+        "read_burst": (na, 1, "stop", False),
+        "bash_pipeline": (30, na, "warn", False),
+    }
+    got = {k: tuple(None if pd.isna(v) else int(v) for v in vals[:2]) + vals[2:] for k, vals in rows.items()}
+    assert got == expected
+
+
+def test_pattern_table_with_a_bash_override_and_a_subset():
+    cfg = DetectorConfig(tool_freq_overrides={"bash": (60, 80)})
+    table = trace.pattern_table(cfg, names=["bash_pipeline", "exact_repeat"])
+    assert table["pattern"].tolist() == ["bash_pipeline", "exact_repeat"]
+    assert table["detector"].tolist() == ["ok", "stop"] and table["agrees"].tolist() == [True, True]
+    with pytest.raises(KeyError, match="no pattern named 'nope'"):
+        trace.pattern_table(names=["nope"])
