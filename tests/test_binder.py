@@ -241,12 +241,12 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     repo = tmp_path / "repo"  # Binder works in its own copy of the repository
     shutil.copytree(ROOT, repo, ignore=_COPY_IGNORE)
     venv = tmp_path / "env"
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+    # Binder's kernel draws with matplotlib's inline backend, as the committed outputs do: no MPLBACKEND here.
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "MPLBACKEND"}}
     env.update(
         PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
         VIRTUAL_ENV=str(venv),
         PIP_DISABLE_PIP_VERSION_CHECK="1",
-        MPLBACKEND="Agg",
     )
     for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
         (tmp_path / name.lower()).mkdir()

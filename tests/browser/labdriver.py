@@ -272,7 +272,12 @@ class ChapterPage:
     def screenshot(self, suffix: str = "", *, at: int | None = None) -> pathlib.Path:
         """Save the lab as the learner sees it, scrolled to cell ``at`` if given, under build/screenshots/."""
         if at is not None:
-            self.dom_cell(at).scroll_into_view_if_needed()
+            # Selecting the cell (a click on its prompt) makes the lab scroll it into view, as a learner's click does.
+            cell = self.dom_cell(at)
+            cell.locator(".jp-InputPrompt").first.click()
+            expect(cell).to_be_in_viewport()
+        # Cells off screen are painted lazily (CSS content-visibility): give the lab a moment to paint the view.
+        self.page.wait_for_timeout(500)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{self.notebook.stem}{suffix}.png"
         self.page.screenshot(path=str(path))
