@@ -29,6 +29,21 @@ def chapter(number: str):
     return found[0]
 
 
+def open_view(open_chapter, number: str, view: str):
+    """Open chapter ``number``, Restart and Run All, and return (chapter page, cell index, live outputs) of the
+    cell that shows ``widgets.<view>(...)``; fail, not skip, when the chapter exists without that view."""
+    page = open_chapter(chapter(number))
+    index = page.code_cell_index(f"{view}(")
+    assert index is not None, f"chapter {number} has no cell that shows widgets.{view}(...)"
+    page.restart_and_run_all()
+    return page, index, page.live_widget(index)
+
+
+def at_value(value: int) -> re.Pattern:
+    """A slider handle's aria-valuenow (ipywidgets writes 199 as "199" or "199.0")."""
+    return re.compile(rf"^{value}(\.0)?$")
+
+
 def test_the_lab_runs_with_the_workbook_settings(lab_server):
     """The overrides that binder/postBuild and `make` install are what the lab serves: no news pop-up."""
     settings = lab_server.get_json("/lab/api/settings/@jupyterlab/apputils-extension:notification")
@@ -62,28 +77,24 @@ def test_chapter_restarts_and_runs_all_in_the_lab(open_chapter, path):
 
 
 def test_ch02_bucket_slider_crosses_line_200(open_chapter):
-    page = open_chapter(chapter("02"))
-    index = page.code_cell_index("bucket_explorer(")
-    assert index is not None, "chapter 02 has no cell that shows widgets.bucket_explorer(...)"
-    page.restart_and_run_all()
-    view = page.live_widget(index)
+    page, index, view = open_view(open_chapter, "02", "bucket_explorer")
 
     upper = view.locator(".widget-slider .noUi-handle-upper")
     assert upper.count() == 1, "bucket_explorer's line range should be an IntRangeSlider (two handles)"
-    expect(upper).to_have_attribute("aria-valuenow", re.compile(r"^199(\.0)?$"))
+    expect(upper).to_have_attribute("aria-valuenow", at_value(199))
     expect(view).to_contain_text("a.py:0-0")
 
     # Keyboard on the upper handle, one line per key: 199 -> 200 stays in bucket 0, 201 is line 1 of bucket 1.
     upper.focus()
     upper.press("ArrowRight")
     upper.press("ArrowRight")
-    expect(upper).to_have_attribute("aria-valuenow", re.compile(r"^201(\.0)?$"))
+    expect(upper).to_have_attribute("aria-valuenow", at_value(201))
     expect(view).to_contain_text("a.py:0-1")
     assert "a.py:0-0" not in view.inner_text()
     page.screenshot("-slider-at-201", at=index)
 
     upper.press("ArrowLeft")
-    expect(upper).to_have_attribute("aria-valuenow", re.compile(r"^200(\.0)?$"))
+    expect(upper).to_have_attribute("aria-valuenow", at_value(200))
     expect(view).to_contain_text("a.py:0-0")
     assert "a.py:0-1" not in view.inner_text()
 
@@ -101,17 +112,13 @@ def _summary(view) -> dict[str, list[str]]:
 
 
 def test_ch04_eviction_race_follows_the_script_and_the_slider(open_chapter):
-    page = open_chapter(chapter("04"))
-    index = page.code_cell_index("eviction_race(")
-    assert index is not None, "chapter 04 has no cell that shows widgets.eviction_race(...)"
-    page.restart_and_run_all()
-    view = page.live_widget(index)
+    page, index, view = open_view(open_chapter, "04", "eviction_race")
 
     script = view.locator(".widget-textarea textarea")
     assert script.count() == 1, "eviction_race should have one Textarea holding the operation script"
     maxsize = view.locator(".widget-slider .noUi-handle")
     assert maxsize.count() == 1, "eviction_race should have one IntSlider for maxsize"
-    expect(maxsize).to_have_attribute("aria-valuenow", re.compile(r"^2(\.0)?$"))
+    expect(maxsize).to_have_attribute("aria-valuenow", at_value(2))
     before = _summary(view)
 
     # Room for two keys; x is overwritten before z arrives. FIFO (BoundedDict) keeps x in its first place and
