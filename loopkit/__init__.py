@@ -40,6 +40,7 @@ from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .lifecycle import AgentLoop, check_pairing, format_messages
 from .normalize import canonical_json, normalize_args
+from .providers import TraceError, iter_trace, load_trace
 from .upstream import COMMIT as UPSTREAM_COMMIT
 
 __version__ = "0.1.0"
@@ -58,6 +59,7 @@ __all__ = [
     "LoopDetector",
     "PrefixCollision",
     "SALIENT_FIELDS",
+    "TraceError",
     "UPSTREAM_COMMIT",
     "birthday_rows",
     "call_entry",
@@ -69,6 +71,8 @@ __all__ = [
     "find_prefix_collision",
     "fingerprint",
     "format_messages",
+    "iter_trace",
+    "load_trace",
     "normalize_args",
     "patterns",
     "prefix_bits",

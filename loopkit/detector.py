@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -145,49 +145,44 @@ class Decision:
         return self.action == "ok"
 
 
+class _Window:
+    """The last ``size`` items with a running count per item: O(1) per push, never a scan of the window."""
+
+    __slots__ = ("items", "counts", "size")
+
+    def __init__(self, size: int) -> None:
+        self.items: deque = deque()
+        self.counts: dict = {}
+        self.size = size
+
+    def push(self, item: Hashable) -> Hashable | None:
+        """Append ``item`` (+1 to its count); if that overflows, drop the oldest entry (-1 to its count, deleted at
+        0). Returns the dropped item when it left the window entirely, else ``None``. Locals and ``dict.get`` keep
+        this cheap: it runs for every call."""
+        items, counts = self.items, self.counts
+        items.append(item)
+        counts[item] = counts.get(item, 0) + 1
+        if len(items) > self.size:
+            old = items.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
+                return old
+        return None
+
+
 class _Scope:
     """All the state of one (thread_id, run_id): both windows with their running counts, and the warned marks."""
 
-    __slots__ = ("hashes", "hash_counts", "tools", "tool_counts", "warned_hashes", "warned_tools")
+    __slots__ = ("hashes", "tools", "warned_hashes", "warned_tools")
 
-    def __init__(self) -> None:
-        self.hashes: deque[str] = deque()
-        self.hash_counts: Counter[str] = Counter()
-        self.tools: deque[str] = deque()
-        self.tool_counts: Counter[str] = Counter()
+    def __init__(self, hash_window: int, tool_window: int) -> None:
+        self.hashes = _Window(hash_window)
+        self.tools = _Window(tool_window)
         self.warned_hashes: set[str] = set()
         self.warned_tools: set[str] = set()
-
-    # Both pushes keep the window's counter in step in O(1): +1 for the entry that comes in, -1 for the one that
-    # falls out (a count that reaches 0 is deleted). Locals and dict.get keep them cheap: they run for every call.
-    def push_hash(self, digest: str, window: int) -> int:
-        hashes, counts = self.hashes, self.hash_counts
-        hashes.append(digest)
-        counts[digest] = counts.get(digest, 0) + 1
-        if len(hashes) > window:
-            old = hashes.popleft()
-            left = counts[old] - 1
-            if left:
-                counts[old] = left
-            else:
-                del counts[old]
-                self.warned_hashes.discard(old)  # a hash that left the window may warn again
-        return counts.get(digest, 0)
-
-    def push_tool(self, name: str, window: int) -> int:
-        tools, counts = self.tools, self.tool_counts
-        tools.append(name)
-        count = counts[name] = counts.get(name, 0) + 1
-        if len(tools) > window:
-            old = tools.popleft()
-            left = counts[old] - 1
-            if left:
-                counts[old] = left
-            else:
-                del counts[old]
-            if old == name:
-                return left
-        return count
 
 
 def _warn_hash_message(count: int, window: int) -> str:
@@ -233,11 +228,13 @@ class LoopDetector:
         if config is not None and not isinstance(config, DetectorConfig):
             raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
         base = config or DetectorConfig()
-        self.config = dataclasses.replace(base, **fields) if fields else base
+        self._config = config = dataclasses.replace(base, **fields) if fields else base
+        # Worked out once: the config is frozen and cannot be swapped, so these never go stale.
+        self._overrides = dict(config.tool_freq_overrides)
+        self._global_pair = (config.tool_freq_warn, config.tool_freq_hard_limit)
         self._lock = threading.Lock()
         self._scopes: LRUDict = LRUDict(self.config.max_tracked_runs)
         self._stop_reasons: BoundedDict = BoundedDict(STOP_REASON_CAPACITY)
-        self._limits_cache: tuple | None = None
 
     # -- the decision ------------------------------------------------------------------------------------------
     def observe(self, calls: Iterable[Mapping[str, Any]], *, thread_id: Hashable = "default",
@@ -255,23 +252,24 @@ class LoopDetector:
             try:
                 scope = self._scopes[key]  # a read makes the scope the most recent
             except KeyError:
-                scope = self._scopes[key] = _Scope()
+                scope = self._scopes[key] = _Scope(self.config.window_size, self.config.freq_window)
             decision = self._decide(scope, batch, digest)
             if decision.action == "stop":
                 self._stop_reasons[run_id] = STOP_REASON
             return decision
 
-    def _limits(self, cfg: DetectorConfig) -> tuple[int, dict, tuple[int, int]]:
-        """``(freq_window, overrides, global pair)`` of ``cfg``, worked out once per config, not per batch."""
-        cached = self._limits_cache
-        if cached is None or cached[0] is not cfg:
-            pair = (cfg.tool_freq_warn, cfg.tool_freq_hard_limit)
-            cached = self._limits_cache = (cfg, (cfg.freq_window, dict(cfg.tool_freq_overrides), pair))
-        return cached[1]
+    @property
+    def config(self) -> DetectorConfig:
+        """The (frozen) configuration; build a new detector to change it."""
+        return self._config
 
     def _decide(self, scope: _Scope, batch: list, digest: str) -> Decision:
         cfg = self.config
-        count = scope.push_hash(digest, cfg.window_size)
+        hashes = scope.hashes
+        gone = hashes.push(digest)
+        if gone is not None:
+            scope.warned_hashes.discard(gone)  # a hash that left the window may warn again
+        count = hashes.counts[digest]
         if count >= cfg.hard_limit:
             return Decision("stop", "hash", digest, count, None, _stop_message("hash", count, None))
         hash_candidate = count >= cfg.warn_threshold and digest not in scope.warned_hashes
@@ -279,7 +277,9 @@ class LoopDetector:
             scope.warned_hashes.add(digest)
             return Decision("warn", "hash", digest, count, None, _warn_hash_message(count, cfg.window_size))
 
-        window, overrides, global_pair = self._limits(cfg)
+        overrides, global_pair = self._overrides, self._global_pair
+        tools = scope.tools
+        tool_counts = tools.counts
         tool_candidate: tuple[str, int] | None = None
         for call in batch:
             name = call.get("name", "")
@@ -287,7 +287,8 @@ class LoopDetector:
                 continue
             if type(name) is not str and not isinstance(name, str):
                 name = str(name)
-            tool_count = scope.push_tool(name, window)
+            tools.push(name)
+            tool_count = tool_counts.get(name, 0)
             warn, hard = overrides.get(name, global_pair)  # cfg.thresholds_for(name), without the call
             if tool_count >= hard:
                 return Decision("stop", "frequency", digest, tool_count, name,
@@ -306,7 +307,7 @@ class LoopDetector:
             return Decision("warn", "hash", digest, count, None, _warn_hash_message(count, cfg.window_size))
         if tool_candidate is not None:
             name, tool_count = tool_candidate
-            if scope.tool_counts[name] >= cfg.thresholds_for(name)[0]:
+            if tool_counts.get(name, 0) >= cfg.thresholds_for(name)[0]:
                 scope.warned_tools.add(name)  # a burst that decayed within the batch leaves no stale mark
             return Decision("warn", "frequency", digest, tool_count, name, _warn_tool_message(name, tool_count))
         return Decision("ok", None, digest, count)
@@ -347,9 +348,9 @@ class LoopDetector:
             if scope is None:
                 return None
             return {
-                "hashes": list(scope.hashes),
-                "hash_counts": dict(scope.hash_counts),
-                "tool_counts": dict(scope.tool_counts),
+                "hashes": list(scope.hashes.items),
+                "hash_counts": dict(scope.hashes.counts),
+                "tool_counts": dict(scope.tools.counts),
                 "warned_hashes": set(scope.warned_hashes),
                 "warned_tools": set(scope.warned_tools),
             }

@@ -87,6 +87,8 @@ def test_constructor_fields_override_a_config_and_unknown_fields_are_named():
         LoopDetector(warn=3)
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
         LoopDetector({"warn_threshold": 3})
+    with pytest.raises(AttributeError):
+        d.config = DetectorConfig()  # the windows were sized from it: swapping it would leave them stale
 
 
 # -- 1. empty batches --------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ _EXPORTS = {
     "detector_playground": "playground",  # chapter 05
     "lifecycle_stepper": "lifecycle",  # chapter 06
     "deployment_advisor": "deployment",  # chapter 07
+    "transcript_replay": "transcript",  # chapter 08
 }
 
 __all__ = sorted(_EXPORTS)

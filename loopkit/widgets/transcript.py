@@ -1,0 +1,75 @@
+"""Chapter 08's view: pick a transcript and thresholds; see what DeerFlow's detector and the peer models would do.
+
+The replay is :func:`loopkit.cli.stream_replay`, the same one ``python -m loopkit replay`` runs, so the panel and
+the command can never disagree.
+"""
+
+from __future__ import annotations
+
+import html
+import pathlib
+
+import ipywidgets as W
+
+from ..cli import ReplayTally, call_names, short_where, stream_replay, summary_line
+from ..detector import DetectorConfig
+from ..peers import PEERS
+from ..providers import iter_trace
+from ._base import View, table_html
+
+__all__ = ["transcript_files", "render_transcript", "transcript_replay"]
+
+
+def transcript_files(folder: str | pathlib.Path) -> list[str]:
+    """The ``.json`` and ``.jsonl`` files in ``folder``, sorted, as paths the view can load."""
+    root = pathlib.Path(folder)
+    if not root.is_dir():
+        raise ValueError(f"folder must be a directory of transcripts, got {str(folder)!r}")
+    return [str(p) for p in sorted(root.iterdir()) if p.suffix in (".json", ".jsonl")]
+
+
+def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
+    """The panel: the command's summary line, the batches that warned or stopped, and the peer models' verdicts.
+
+    Bad thresholds raise ``ValueError`` (the view shows its message).
+    """
+    config = DetectorConfig(warn_threshold=warn, hard_limit=hard, window_size=window)
+    stream = iter_trace(path)
+    tally = ReplayTally()
+    batches, rows = [], []
+    for batch, decision in stream_replay(stream, config, tally):
+        if decision.action != "ok":
+            rows.append({"step": batch.step, "at": short_where(batch.where, stream.path), "action": decision.action,
+                         "layer": decision.layer, "count": decision.count, "calls": call_names(batch.calls)})
+    for batch in iter_trace(path):  # the peers judge the whole trace
+        batches.append(batch.calls)
+    parts = [f"<p>{html.escape(summary_line(stream, tally))}</p>"]
+    if not stream.calls:
+        return "".join(parts)
+    parts.append("<b>Batches that warned or stopped</b>" + table_html(rows))
+    peers = []
+    for model in PEERS:
+        result = model.run(batches)
+        peers.append({"peer model": model.name, "warn step": result.warn_step or "-",
+                      "stop step": result.stop_step or "-"})
+    parts.append("<b>The peer models on the same trace</b> (simplified models, not the real implementations)")
+    parts.append(table_html(peers))
+    return "".join(parts)
+
+
+def transcript_replay(folder: str | pathlib.Path = "data", warn: int = 3, hard: int = 5, window: int = 20) -> View:
+    """A transcript picker and three threshold sliders; the panel replays the chosen transcript."""
+    files = transcript_files(folder)
+    if not files:
+        raise ValueError(f"no .json or .jsonl transcripts in {str(folder)!r}")
+    controls = {
+        "path": W.Dropdown(options=[(pathlib.Path(f).name, f) for f in files], value=files[0],
+                           description="transcript", layout=W.Layout(width="36em")),
+        "warn": W.IntSlider(value=warn, min=1, max=10, description="warn"),
+        "hard": W.IntSlider(value=hard, min=1, max=15, description="hard"),
+        "window": W.IntSlider(value=window, min=2, max=40, description="window"),
+    }
+    view = View(controls, render_transcript, title="Would DeerFlow have stopped this agent?")
+    view.add_class("loopkit-transcript-replay")
+    view.panel.add_class("loopkit-panel")
+    return view

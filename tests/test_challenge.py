@@ -1,0 +1,181 @@
+"""The evade-the-detector checker and scorer. Wasted-step counts are worked out by hand from the rules in
+loopkit.challenge's docstring."""
+
+import pathlib
+
+import pytest
+
+from loopkit.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
+from loopkit.detector import DetectorConfig
+from loopkit.providers import load_trace
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+
+def c(name, **args):
+    return {"name": name, "args": args}
+
+
+def steps(*calls):
+    return [[call] for call in calls]
+
+
+def wasted_steps(batches):
+    return [step for step, wasted, _ in check_loop(batches).reasons if wasted]
+
+
+# -- the checker's rules -----------------------------------------------------------------------------------------
+
+
+def test_reads_are_wasted_only_when_every_line_was_read_since_the_last_change():
+    a = "src/a.py"
+    trace = steps(
+        c("read_file", path=a, start_line=1, end_line=100),  # 1 new
+        c("read_file", path=a, start_line=50, end_line=150),  # 2 new lines 101-150
+        c("read_file", path=a, start_line=20, end_line=140),  # 3 wasted: inside 1-150
+        c("read_file", path=a, start_line=140, end_line=151),  # 4 new: line 151
+        c("write_file", path=a, content="x"),  # 5 change
+        c("read_file", path=a, start_line=1, end_line=10),  # 6 new: the file changed
+        c("read_file", path="./src/../src/a.py", start_line=2, end_line=9),  # 7 wasted: same path, normalized
+        c("read_file", path="src/b.py"),  # 8 new: the whole of b
+        c("read_file", path="src/b.py", start_line=500, end_line=900),  # 9 wasted: the whole file was read
+        c("read_file", path="src/b.py", start_line=900, end_line=500),  # 10 wasted: reversed range, same lines
+    )
+    assert wasted_steps(trace) == [3, 7, 9, 10]
+
+
+def test_commands_are_wasted_when_nothing_changed_since_they_last_ran():
+    trace = steps(
+        c("bash", command="pytest -x"),  # 1 new
+        c("bash", command="pytest   -x"),  # 2 wasted: spacing
+        c("bash", command="'pytest' -x"),  # 3 wasted: quoting
+        c("bash", command="pytest -x -q"),  # 4 new: a different command
+        c("str_replace", path="a.py", old_str="a", new_str="b"),  # 5 change
+        c("bash", command="pytest -x"),  # 6 new: a file changed since step 1
+        c("bash", command="pytest -x"),  # 7 wasted
+        c("grep", pattern="TODO", path="./src"),  # 8 new
+        c("grep", pattern="TODO", path="src"),  # 9 wasted: same path
+        c("grep", pattern="TODO", path="src", timeout=5),  # 10 new: an extra argument may mean something
+    )
+    assert wasted_steps(trace) == [2, 3, 7, 9]
+
+
+def test_writes_and_edits_that_change_nothing_are_wasted():
+    trace = steps(
+        c("write_file", path="a.py", content="v1"),  # 1 new
+        c("write_file", path="./a.py", content="v1"),  # 2 wasted: same content
+        c("write_file", path="a.py", content="v2"),  # 3 change
+        c("str_replace", path="a.py", old_str="v", new_str="v"),  # 4 wasted: changes nothing
+        c("str_replace", path="a.py", old_str="v2", new_str="v3"),  # 5 change
+        c("str_replace", path="a.py", old_str="v3", new_str="v2"),  # 6 change (an undo)
+        c("str_replace", path="a.py", old_str="v2", new_str="v3"),  # 7 wasted: a redo of step 5
+        c("write_file", path="a.py", content="v2"),  # 8 change: edits were made since the last full write
+        c("str_replace", path="a.py", old_str="v2", new_str="v3"),  # 9 change: the edits were reset by the write
+    )
+    assert wasted_steps(trace) == [2, 4, 7]
+
+
+def test_lookups_repeat_regardless_of_local_changes():
+    trace = steps(
+        c("web_search", query="ISO week numbers"),  # 1 new
+        c("write_file", path="a.py", content="x"),  # 2 change
+        c("web_search", query="iso  week numbers"),  # 3 wasted: case and spacing
+        c("web_fetch", url="https://docs.python.org/3/"),  # 4 new
+        c("web_fetch", url="https://docs.python.org/3"),  # 5 wasted: trailing slash
+    )
+    assert wasted_steps(trace) == [3, 5]
+
+
+def test_a_step_is_wasted_only_if_every_call_in_it_is():
+    trace = [[c("ls", path=".")], [c("ls", path="."), c("read_file", path="a.py")], [c("ls", path="."), c("read_file", path="a.py")]]
+    assert wasted_steps(trace) == [3]
+    reasons = check_loop(trace).reasons
+    assert reasons[1] == (2, False, "new lines 1-end of a.py")
+    assert reasons[2][1] is True and "ls ran with the same meaning" in reasons[2][2]
+
+
+def test_json_string_arguments_are_read_like_dicts():
+    trace = [[{"name": "bash", "args": '{"command": "make"}'}], [{"name": "bash", "args": {"command": "make"}}]]
+    assert wasted_steps(trace) == [2]
+
+
+@pytest.mark.parametrize("wasted, progress, loops", [(10, 10, True), (9, 1, False), (10, 11, False), (11, 11, True)])
+def test_loop_threshold_is_ten_wasted_and_at_least_half(wasted, progress, loops):
+    trace = steps(c("bash", command="make")) + steps(*[c("bash", command="make")] * wasted)
+    trace += steps(*[c("read_file", path=f"f{i}.py") for i in range(progress - 1)])
+    check = check_loop(trace)
+    assert (check.wasted, check.steps, check.loops) == (wasted, wasted + progress, loops)
+    assert MIN_WASTED == 10
+
+
+@pytest.mark.parametrize(
+    "batches, error, says",
+    [
+        ([], ValueError, "batches is empty"),
+        ([[c("ls")]] * (MAX_STEPS + 1), ValueError, f"at most {MAX_STEPS}"),
+        ([[c("ls")], []], ValueError, "batch 2 has 0 calls"),
+        ([[c("ls")] * (MAX_CALLS + 1)], ValueError, f"batch 1 has {MAX_CALLS + 1} calls"),
+        ([[{"args": {}}]], ValueError, "batch 1, call 0 needs a non-empty string 'name'"),
+        ("bash", TypeError, "batches must be a list of batches"),
+        ([["bash"]], TypeError, "batch 1, call 0 must be a mapping"),
+    ],
+)
+def test_bad_entries_are_named(batches, error, says):
+    with pytest.raises(error, match=says):
+        check_loop(batches)
+
+
+# -- the scorer --------------------------------------------------------------------------------------------------
+
+# Ten different actions, each repeated every 10 steps: a fingerprint never occurs 3 times in 20 batches, and no tool
+# is called 30 times in 50 calls (read_file 3 in 10). Reads of src/a.py sit in buckets 0-0 and 1-1.
+CYCLE = [
+    c("read_file", path="src/a.py", start_line=1, end_line=100), c("bash", command="pytest -x"),
+    c("grep", pattern="TODO", path="src"), c("read_file", path="src/b.py"), c("bash", command="make lint"),
+    c("ls", path="src"), c("read_file", path="src/a.py", start_line=201, end_line=300),
+    c("web_search", query="iso week python"), c("glob", pattern="**/*.py"), c("bash", command="git status"),
+]
+
+
+def test_a_long_cycle_evades_deerflow_and_every_peer():
+    result = score(steps(*CYCLE * 6))
+    assert result.check.loops and result.check.wasted == 50  # every step after the first cycle
+    assert result.evaded and result.points == 50
+    assert result.deerflow.outcome == "none" and result.caught_by == ()
+    assert str(result).splitlines() == [
+        "Checker: 60 steps, 50 wasted: it truly loops.",
+        "DeerFlow: never warned, never stopped.",
+        "You evaded DeerFlow's detector. Score: 50 wasted steps.",
+        "Peers that would have caught it: none.",
+    ]
+
+
+def test_a_tighter_detector_warns_on_the_same_cycle():
+    result = score(steps(*CYCLE * 6), DetectorConfig(warn_threshold=2, hard_limit=4))
+    assert result.check.loops and not result.evaded and result.points == 0
+    # CYCLE[0] comes at steps 1, 11, 21...: its count reaches 2 at step 11 (warn), but a 20-batch window never
+    # holds three of them, so hard_limit 4 is never reached
+    assert (result.deerflow.warn_step, result.deerflow.stop_step) == (11, None)
+
+
+def test_exact_repeat_is_caught_and_named_peers_too():
+    result = score(steps(*[c("bash", command="pytest -x")] * 12))
+    assert result.check.wasted == 11 and not result.evaded and result.points == 0
+    assert result.caught_by == ("Gemini CLI", "OpenHands", "Roo Code", "Cline", "OpenCode")
+    assert str(result).splitlines()[1:3] == ["DeerFlow: warned at step 3, stopped at step 5.",
+                                             "DeerFlow caught it. Score: 0."]
+
+
+def test_progress_is_not_a_loop_so_nothing_is_evaded():
+    result = score(steps(*[c("read_file", path=f"f{i}.py") for i in range(20)]))
+    assert not result.check.loops and not result.evaded and result.points == 0
+    assert "nothing to evade" in str(result)
+
+
+def test_the_sample_sessions():
+    looping = check_loop(load_trace(DATA / "coding_loop.openai_chat.jsonl").batches)
+    # steps 8, 10, 12, ... re-run the unchanged test; 9, 13, 15, 17, 19 re-read lines already read since the edit
+    assert [s for s, w, _ in looping.reasons if w] == [8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+    assert looping.loops
+    honest = check_loop(load_trace(DATA / "coding_progress.anthropic.json").batches)
+    assert (honest.wasted, honest.loops) == (0, False)

@@ -1,0 +1,286 @@
+"""Peer detector models against the thresholds in issue 5's table, on hand-written traces.
+
+Every expected step below is counted by hand from the stated rule, not computed by the code under test."""
+
+import pandas as pd
+import pytest
+
+from loopkit.detector import DetectorConfig
+from loopkit.peers import (
+    DETECTORS,
+    PEERS,
+    SIMPLIFIED,
+    Cline,
+    DeerFlow,
+    GeminiCLI,
+    OpenCode,
+    OpenHands,
+    PeerResult,
+    RooCode,
+    compare,
+)
+
+
+def call(name, **args):
+    return {"name": name, "args": args}
+
+
+A = call("read_file", path="a.py")
+B = call("bash", command="pytest")
+C = call("grep", pattern="TODO")
+D = call("ls", path=".")
+E = call("web_search", query="x")
+F = call("glob", pattern="*.py")
+
+
+def one_per_batch(calls):
+    return [[c] for c in calls]
+
+
+def distinct(n, name="read_file"):
+    return [call(name, path=f"f{i}.py") for i in range(n)]
+
+
+def run(model, calls):
+    r = model.run(one_per_batch(calls))
+    return r.warn_step, r.stop_step
+
+
+# -- labels ---------------------------------------------------------------------------------------------------
+
+
+def test_every_peer_is_labelled_a_simplified_model():
+    assert [p.name for p in PEERS] == ["Gemini CLI", "OpenHands", "Roo Code", "Cline", "OpenCode"]
+    for peer in PEERS:
+        assert peer.note == SIMPLIFIED and "not the real implementation" in peer.note
+        assert "simplified model" in repr(peer)
+        assert peer.compares and peer.acts and peer.repo
+    assert [d.name for d in DETECTORS] == ["DeerFlow"] + [p.name for p in PEERS]
+
+
+# -- Roo Code: the 4th consecutive identical call is blocked -------------------------------------------------
+
+
+def test_roo_blocks_the_fourth_consecutive_identical_call():
+    assert run(RooCode(), [A] * 3) == (None, None)
+    assert run(RooCode(), [A] * 4) == (None, 4)
+    assert run(RooCode(), [B, A, A, A, A]) == (None, 5)
+
+
+def test_roo_compares_only_with_the_previous_call():
+    assert run(RooCode(), [A, A, A, B, A, A, A, B] * 3) == (None, None)  # never 4 in a row
+    assert run(RooCode(), [A, B] * 20) == (None, None)  # an alternation is invisible to it
+
+
+def test_roo_ignores_key_order_and_counts_parallel_calls_in_order():
+    x1 = {"name": "bash", "args": '{"command": "make", "cwd": "."}'}
+    x2 = {"name": "bash", "args": '{"cwd": ".", "command": "make"}'}
+    assert run(RooCode(), [x1, x2, x1, x2]) == (None, 4)
+    assert RooCode().run([[A, A], [A, A]]).stop_step == 2  # the 4th identical call is in batch 2
+
+
+# -- Cline: notice at 3, stop at 5 ------------------------------------------------------------------------
+
+
+def test_cline_notices_at_three_and_stops_at_five():
+    assert run(Cline(), [A] * 2) == (None, None)
+    assert run(Cline(), [A] * 3) == (3, None)
+    assert run(Cline(), [A] * 4) == (3, None)
+    assert run(Cline(), [A] * 5) == (3, 5)
+    assert run(Cline(), [B, B, A, A, A, A, A]) == (5, 7)
+    assert Cline().run([[A] * 5]) == PeerResult("Cline", 1, 1)  # the notice and the stop in one batch
+
+
+def test_cline_needs_consecutive_calls_and_ignores_key_order():
+    assert run(Cline(), [A, A, B, A, A, B, A, A]) == (None, None)
+    x1 = {"name": "bash", "args": {"command": "make", "cwd": "."}}
+    x2 = {"name": "bash", "args": {"cwd": ".", "command": "make"}}
+    assert run(Cline(), [x1, x2, x1, x2, x1]) == (3, 5)
+
+
+# -- OpenCode: the last 3 calls, same tool, same JSON input (key order counts) ---------------------------------
+
+
+def test_opencode_acts_when_the_last_three_calls_match():
+    assert run(OpenCode(), [A, A]) == (None, None)
+    assert run(OpenCode(), [A, A, A]) == (None, 3)
+    assert run(OpenCode(), [A, A, B, A, A, B]) == (None, None)
+
+
+def test_opencode_is_key_order_sensitive():
+    x1 = {"name": "bash", "args": '{"command": "make", "cwd": "."}'}
+    x2 = {"name": "bash", "args": '{"cwd": ".", "command": "make"}'}
+    assert run(OpenCode(), [x1, x2, x1, x2, x1, x2]) == (None, None)
+    assert run(OpenCode(), [x1, x2, x2, x2]) == (None, 4)
+
+
+def test_opencode_same_tool_different_input_is_not_a_loop():
+    assert run(OpenCode(), distinct(10)) == (None, None)
+
+
+# -- Gemini CLI: a cycle of 1-5 repeated 5 times within the last 25 calls -----------------------------------------
+
+
+def test_gemini_single_call_cycle_feedback_at_5_halt_at_10():
+    assert run(GeminiCLI(), [A] * 4) == (None, None)
+    assert run(GeminiCLI(), [A] * 5) == (5, None)
+    assert run(GeminiCLI(), [A] * 9) == (5, None)  # history was cleared after the feedback
+    assert run(GeminiCLI(), [A] * 10) == (5, 10)
+
+
+@pytest.mark.parametrize("cycle, first", [([A, B], 10), ([A, B, C], 15), ([A, B, C, D], 20), ([A, B, C, D, E], 25)])
+def test_gemini_cycles_of_length_2_to_5(cycle, first):
+    calls = cycle * 10
+    assert run(GeminiCLI(), calls[: first - 1]) == (None, None)
+    assert run(GeminiCLI(), calls) == (first, 2 * first)
+
+
+def test_gemini_misses_a_cycle_of_six_and_a_broken_cycle():
+    assert run(GeminiCLI(), [A, B, C, D, E, F] * 10) == (None, None)
+    assert run(GeminiCLI(), ([A, B] * 4 + [C]) * 6) == (None, None)  # 4 repeats, then a break, never 5
+
+
+def test_gemini_is_key_order_sensitive():
+    x1 = {"name": "bash", "args": {"command": "make", "cwd": "."}}
+    x2 = {"name": "bash", "args": {"cwd": ".", "command": "make"}}
+    assert run(GeminiCLI(), [x1, x2] * 5) == (10, None)  # seen as the 2-cycle x1,x2, not as one call x5
+
+
+# -- OpenHands: four conditions ----------------------------------------------------------------------------------
+
+
+def test_openhands_four_identical_action_observation_pairs():
+    assert run(OpenHands(), [A] * 3) == (None, None)
+    assert run(OpenHands(), [A] * 4) == (None, 4)
+    same = [dict(A, observation="line 1") for _ in range(4)]
+    assert run(OpenHands(), same) == (None, 4)
+    changing = [dict(A, observation=f"tail {i}") for i in range(8)]
+    assert run(OpenHands(), changing) == (None, None)  # same action, new observation each time: progress
+
+
+def test_openhands_three_identical_actions_that_error():
+    failing = [dict(B, error=True, observation=f"FAILED after {i}s") for i in range(3)]
+    assert run(OpenHands(), failing) == (None, 3)
+    assert run(OpenHands(), failing[:2] + [dict(B, observation="passed")]) == (None, None)
+
+
+def test_openhands_three_identical_agent_messages_without_observation():
+    msg = {"message": "I will now fix the test."}
+    assert run(OpenHands(), [msg, msg]) == (None, None)
+    assert run(OpenHands(), [msg, msg, msg]) == (None, 3)
+    assert run(OpenHands(), [msg, msg, A, msg]) == (None, None)  # a tool observation came between
+    # messages are OpenHands-only; the other models skip them
+    assert run(Cline(), [A, A, msg, A]) == (4, None)  # the 3rd A is in batch 4
+
+
+def test_openhands_alternation_over_six_pairs():
+    assert run(OpenHands(), [A, B] * 2 + [A]) == (None, None)
+    assert run(OpenHands(), [A, B] * 3) == (None, 6)
+    assert run(OpenHands(), [C, A, B, A, B, A, B]) == (None, 7)
+    assert run(OpenHands(), [A, B, C] * 6) == (None, None)
+
+
+# -- DeerFlow as a column ----------------------------------------------------------------------------------------
+
+
+def test_deerflow_column_uses_the_detector_per_batch():
+    assert DeerFlow().run(one_per_batch([A] * 6)) == PeerResult("DeerFlow", 3, 5)
+    assert DeerFlow(DetectorConfig(warn_threshold=2, hard_limit=4)).run(one_per_batch([A] * 6)) == \
+        PeerResult("DeerFlow", 2, 4)
+    # a parallel batch counts once per batch for the hash layer, unlike the per-call peers
+    assert DeerFlow().run([[A, B]] * 3).warn_step == 3
+    with pytest.raises(TypeError, match="config must be a DetectorConfig"):
+        DeerFlow({"warn_threshold": 2})
+
+
+def test_bad_batches_are_named():
+    with pytest.raises(TypeError, match="batches must be a list of batches"):
+        Cline().run("read_file")
+    with pytest.raises(TypeError, match="batch 2 must be a list of call mappings, got dict"):
+        Cline().run([[A], A])
+    with pytest.raises(TypeError, match="batch 1, call 0 must be a mapping"):
+        OpenCode().run([["read_file"]])
+
+
+# -- compare -----------------------------------------------------------------------------------------------------
+
+
+def test_compare_table_rows_and_verdicts():
+    patterns = {
+        "exact repeat": ([[A]] * 6, "loop"),
+        "ping-pong": (one_per_batch([A, B] * 6), "loop"),
+        "reads": (one_per_batch(distinct(6)), "progress"),
+    }
+    df = compare(patterns, [DeerFlow(), RooCode(), OpenHands()])
+    assert list(df.columns) == ["pattern", "label", "detector", "warn_step", "stop_step", "outcome", "verdict", "cell"]
+    assert len(df) == 9
+    table = {(r.pattern, r.detector): (r.cell, r.verdict) for r in df.itertuples()}
+    assert table[("exact repeat", "DeerFlow")] == ("warn 3, stop 5", "caught")
+    assert table[("exact repeat", "Roo Code")] == ("stop 4", "caught")
+    assert table[("ping-pong", "Roo Code")] == ("-", "missed (false negative)")
+    assert table[("ping-pong", "OpenHands")] == ("stop 6", "caught")
+    assert table[("ping-pong", "DeerFlow")] == ("warn 5, stop 9", "caught")  # A at steps 1, 3, 5, 7, 9
+    assert table[("reads", "DeerFlow")] == ("-", "quiet")
+    assert str(df["warn_step"].dtype) == "Int64"
+
+
+def test_compare_accepts_pattern_objects_and_rejects_junk():
+    class P:
+        def __init__(self, name, batches, label):
+            self.name, self.batches, self.label = name, batches, label
+
+    df = compare([P("rerun", [[B]] * 4, "loop")], [Cline()])
+    assert df.loc[0, "cell"] == "warn 3" and df.loc[0, "verdict"] == "caught"
+    df = compare({"unlabelled": [[B]] * 2}, [Cline()])
+    assert df.loc[0, "verdict"] == "" and df.loc[0, "label"] is None
+    with pytest.raises(TypeError, match="patterns must be a mapping"):
+        compare("exact repeat")
+    with pytest.raises(TypeError, match=r"patterns\[0\] must have 'name' and 'batches'"):
+        compare([[[A]]])
+    with pytest.raises(TypeError, match="detectors must be PeerModel instances"):
+        compare({"x": [[A]]}, ["Cline"])
+
+
+# -- the pattern library (loopkit.patterns) ----------------------------------------------------------------------
+
+# Worked out by hand from each pattern's definition and each model's rule; every pattern and peer not listed never
+# acts. Repeats of one call (exact_repeat, write_same_content, polling): Gemini's five-in-a-row gives feedback at
+# call 5 and clears its history, so 6-8 calls never reach a second detection; OpenHands and Roo Code act on call 4;
+# Cline notices at 3 and stops at 5; OpenCode acts on call 3. abc_cycle is a 3-call cycle, whose fifth repeat
+# ends at call 15. identical_in_batch puts five identical searches in batch 1, so every per-call rule fires there.
+SAME_CALL = {"Gemini CLI": (5, None), "OpenHands": (None, 4), "Roo Code": (None, 4), "Cline": (3, 5),
+             "OpenCode": (None, 3)}
+LIBRARY = {
+    "exact_repeat": SAME_CALL,
+    "write_same_content": SAME_CALL,
+    "polling": SAME_CALL,
+    "abc_cycle": {"Gemini CLI": (15, None)},
+    "identical_in_batch": {"Gemini CLI": (1, None), "OpenHands": (None, 1), "Roo Code": (None, 1), "Cline": (1, 1),
+                           "OpenCode": (None, 1)},
+}
+
+
+def test_peers_on_the_pattern_library():
+    from loopkit.patterns import PATTERNS
+
+    assert len(PATTERNS) >= 14
+    df = compare(PATTERNS, PEERS)
+    got = {(r.pattern, r.detector): tuple(None if pd.isna(v) else int(v) for v in (r.warn_step, r.stop_step))
+           for r in df.itertuples()}
+    for name in PATTERNS:
+        for peer in PEERS:
+            want = LIBRARY.get(name, {}).get(peer.name, (None, None))
+            assert got[(name, peer.name)] == want, f"{peer.name} on {name}"
+
+
+def test_deerflow_column_on_contrasting_patterns():
+    from loopkit.patterns import PATTERNS
+
+    df = compare({n: PATTERNS[n] for n in ("identical_in_batch", "read_burst", "reordered_batch")}, [DeerFlow()])
+    cells = dict(zip(df["pattern"], df["cell"]))
+    # five identical calls in one batch are one fingerprint once; 60 reads in one batch pass the read_file hard
+    # limit of 50 at once; a rotated batch has the same order-free fingerprint every turn
+    assert cells == {"identical_in_batch": "-", "read_burst": "stop 1", "reordered_batch": "warn 3, stop 5"}
+    verdicts = dict(zip(df["pattern"], df["verdict"]))
+    assert verdicts["identical_in_batch"] == "missed (false negative)"
+    assert verdicts["read_burst"] == "false alarm (false positive)"

@@ -1,0 +1,341 @@
+"""Provider adapters: round trips for every transport shape, string-encoded tool calls, containers, and errors that
+say FILE:LINE (or the message index) and what was expected."""
+
+import json
+import pathlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loopkit import fingerprint
+from loopkit.providers import (
+    FORMATS,
+    TraceError,
+    batches_from_messages,
+    from_anthropic,
+    from_langchain,
+    from_openai_chat,
+    from_openai_responses,
+    iter_trace,
+    load_trace,
+)
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
+
+# Three assistant turns: one call, two parallel calls, one call. Written by hand.
+CALLS = [
+    [("c1", "read_file", {"path": "src/app.py", "start_line": 1, "end_line": 80})],
+    [("c2", "bash", {"command": "pytest -x"}), ("c3", "grep", {"pattern": "def main", "path": "src"})],
+    [("c4", "write_file", {"path": "src/app.py", "content": "print('hi')\n"})],
+]
+
+
+# -- writers: each renders CALLS the way one provider would send them --------------------------------------------
+
+
+def openai_chat(str_tool_calls=False):
+    msgs = [{"role": "system", "content": "You are a coding agent."}, {"role": "user", "content": "fix app.py"}]
+    for turn in CALLS:
+        tool_calls = [{"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                      for i, n, a in turn]
+        msgs.append({"role": "assistant", "content": None,
+                     "tool_calls": json.dumps(tool_calls) if str_tool_calls else tool_calls})
+        msgs += [{"role": "tool", "tool_call_id": i, "content": "ok"} for i, _, _ in turn]
+    msgs.append({"role": "assistant", "content": "Done."})
+    return msgs
+
+
+def openai_responses():
+    items = [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix app.py"}]}]
+    for turn in CALLS:
+        items.append({"type": "reasoning", "id": "rs", "summary": []})
+        items += [{"type": "function_call", "id": "fc_" + i, "call_id": i, "name": n, "arguments": json.dumps(a)}
+                  for i, n, a in turn]
+        items += [{"type": "function_call_output", "call_id": i, "output": "ok"} for i, _, _ in turn]
+    return items
+
+
+def anthropic(str_content=False, str_input=False):
+    msgs = [{"role": "user", "content": "fix app.py"}]
+    for turn in CALLS:
+        blocks = [{"type": "text", "text": "Let me look."}]
+        blocks += [{"type": "tool_use", "id": i, "name": n, "input": json.dumps(a) if str_input else a}
+                   for i, n, a in turn]
+        msgs.append({"role": "assistant", "content": json.dumps(blocks) if str_content else blocks})
+        msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": i, "content": "ok"}
+                                                  for i, _, _ in turn]})
+    return msgs
+
+
+def langchain(str_tool_calls=None, wrapped=False):
+    msgs = [{"type": "human", "content": "fix app.py"}]
+    for turn in CALLS:
+        tool_calls = [{"name": n, "args": a, "id": i, "type": "tool_call"} for i, n, a in turn]
+        if str_tool_calls == "json":
+            tool_calls = json.dumps(tool_calls)
+        elif str_tool_calls == "python":
+            tool_calls = repr(tool_calls)  # what str() of a Python list gives: single quotes, not JSON
+        msgs.append({"type": "ai", "content": "", "tool_calls": tool_calls})
+        msgs += [{"type": "tool", "content": "ok", "tool_call_id": i} for i, _, _ in turn]
+    if wrapped:
+        msgs = [{"type": m["type"], "data": {k: v for k, v in m.items() if k != "type"}} for m in msgs]
+    return msgs
+
+
+def expected(args_as_json_string):
+    return [[{"name": n, "args": json.dumps(a) if args_as_json_string else a, "id": i} for i, n, a in turn]
+            for turn in CALLS]
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def as_json(messages, key=None):
+    return json.dumps({key: messages} if key else messages, indent=1)
+
+
+def as_jsonl(messages):
+    return "".join(json.dumps(m) + "\n" for m in messages)
+
+
+# -- round trips --------------------------------------------------------------------------------------------------
+
+CASES = [
+    ("openai-chat", openai_chat(), True),
+    ("openai-chat", openai_chat(str_tool_calls=True), True),
+    ("openai-responses", openai_responses(), True),
+    ("anthropic", anthropic(), False),
+    ("anthropic", anthropic(str_content=True), False),
+    ("langchain", langchain(), False),
+    ("langchain", langchain(str_tool_calls="json"), False),
+    ("langchain", langchain(str_tool_calls="python"), False),
+    ("langchain", langchain(wrapped=True), False),
+]
+CASE_IDS = ["chat", "chat-str", "responses", "anthropic", "anthropic-str", "lc", "lc-json-str", "lc-py-str", "lc-wrapped"]
+
+
+@pytest.mark.parametrize("fmt, messages, json_args", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("container", ["array", "messages", "history", "jsonl", "jsonl-suffixless"])
+def test_round_trip_every_adapter_and_container(tmp_path, fmt, messages, json_args, container):
+    if container == "array":
+        path = write(tmp_path, "t.json", as_json(messages))
+    elif container in ("messages", "history"):
+        path = write(tmp_path, "t.json", as_json(messages, container))
+    else:
+        path = write(tmp_path, "t.jsonl" if container == "jsonl" else "t.txt", as_jsonl(messages))
+    trace = load_trace(path)
+    assert trace.format == fmt
+    assert trace.batches == expected(json_args)
+    assert trace.messages == len(messages)
+    assert load_trace(path, format=fmt).batches == expected(json_args)
+    assert f"{fmt} (auto-detected)" in trace.describe()
+    assert "3 batches, 4 tool calls" in trace.describe()
+
+
+@pytest.mark.parametrize("fmt, messages, json_args", CASES, ids=CASE_IDS)
+def test_in_memory_adapters(fmt, messages, json_args):
+    adapter = {"openai-chat": from_openai_chat, "openai-responses": from_openai_responses,
+               "anthropic": from_anthropic, "langchain": from_langchain}[fmt]
+    assert adapter(messages) == expected(json_args)
+    assert batches_from_messages(messages) == expected(json_args)
+
+
+def test_the_same_session_in_every_format_gives_the_same_fingerprints():
+    shapes = [openai_chat(), openai_responses(), anthropic(), langchain(), anthropic(str_input=True)]
+    prints = [[fingerprint(batch) for batch in batches_from_messages(m)] for m in shapes]
+    assert all(p == prints[0] for p in prints) and len(set(prints[0])) == 3
+
+
+def test_responses_output_container_and_string_encoded_output(tmp_path):
+    response = {"id": "resp_1", "object": "response", "output": openai_responses()}
+    trace = load_trace(write(tmp_path, "r.json", json.dumps(response)))
+    assert (trace.format, trace.container, trace.batches) == (
+        "openai-responses", "a JSON object under 'output'", expected(True))
+    stringly = {"input": json.dumps(openai_responses())}
+    assert load_trace(write(tmp_path, "s.json", json.dumps(stringly))).batches == expected(True)
+
+
+def test_responses_calls_split_at_every_non_call_item():
+    items = [
+        {"type": "function_call", "call_id": "a", "name": "ls", "arguments": "{}"},
+        {"type": "function_call", "call_id": "b", "name": "pwd", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "a", "output": ""},
+        {"type": "function_call", "call_id": "c", "name": "ls", "arguments": "{}"},
+    ]
+    assert [[c["id"] for c in b] for b in from_openai_responses(items)] == [["a", "b"], ["c"]]
+
+
+def test_args_are_left_exactly_as_sent():
+    raw = '{"path":  "a.py" , "b": 1}'
+    msgs = [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "read_file", "arguments": raw}}]}]
+    assert from_openai_chat(msgs)[0][0]["args"] == raw  # not parsed, not re-serialized
+    bad = [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "bash", "arguments": "{oops"}}]}]
+    assert from_openai_chat(bad)[0][0]["args"] == "{oops"  # malformed arguments are the detector's business
+
+
+def test_legacy_function_call_is_read_not_dropped():
+    msgs = [{"role": "assistant", "function_call": {"name": "bash", "arguments": '{"command": "ls"}'}}]
+    assert from_openai_chat(msgs) == [[{"name": "bash", "args": '{"command": "ls"}', "id": None}]]
+
+
+def test_langchain_ai_message_with_anthropic_blocks_reads_tool_calls_once():
+    msg = {"type": "ai", "content": [{"type": "tool_use", "id": "t", "name": "ls", "input": {}}],
+           "tool_calls": [{"name": "ls", "args": {}, "id": "t"}]}
+    assert batches_from_messages([msg]) == [[{"name": "ls", "args": {}, "id": "t"}]]
+
+
+def test_turns_count_user_messages_but_not_anthropic_tool_results():
+    msgs = anthropic() + [{"role": "user", "content": "now the docs"}] + anthropic()[1:3]
+    stream = iter_trace_from(msgs)
+    assert [b.turn for b in stream] == [1, 1, 1, 2]
+
+
+def iter_trace_from(messages, tmp=None):
+    import tempfile
+
+    d = pathlib.Path(tempfile.mkdtemp())
+    path = d / "t.jsonl"
+    path.write_text(as_jsonl(messages))
+    return list(iter_trace(path))
+
+
+def test_stream_yields_steps_and_line_locations(tmp_path):
+    path = write(tmp_path, "t.jsonl", "\n" + as_jsonl(openai_chat()))  # a blank first line is skipped
+    batches = list(iter_trace(path))
+    assert [b.step for b in batches] == [1, 2, 3]
+    # system, user on lines 2-3; assistant on 4, tool on 5; assistant on 6, tools on 7-8; assistant on 9
+    assert [b.where for b in batches] == [f"{path}:4", f"{path}:6", f"{path}:9"]
+
+
+def test_json_document_locations_are_message_indexes(tmp_path):
+    batches = list(iter_trace(write(tmp_path, "t.json", as_json(anthropic(), "messages"))))
+    assert [b.where.split(": ", 1)[1] for b in batches] == ["message index 1", "message index 3", "message index 5"]
+
+
+def test_single_line_container_is_a_json_document(tmp_path):
+    path = write(tmp_path, "one.json", json.dumps({"messages": langchain()}) + "\n\n")
+    assert load_trace(path).container == "a JSON object under 'messages'"
+
+
+def test_sample_transcripts_in_notebooks_data_load():
+    samples = sorted(DATA.glob("*.json*"))
+    assert len(samples) >= 6
+    seen = set()
+    for path in samples:
+        trace = load_trace(path)
+        seen.add(trace.format)
+    assert set(FORMATS) <= seen
+
+
+# -- no tool calls, and bad input ----------------------------------------------------------------------------------
+
+
+def test_no_tool_calls_is_reported_not_an_error(tmp_path):
+    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello!", "tool_calls": []}]
+    trace = load_trace(write(tmp_path, "chat.json", json.dumps(msgs)))
+    assert trace.batches == [] and trace.format is None
+    assert trace.describe() == f"{tmp_path / 'chat.json'}: no tool calls in 2 messages in a JSON array; nothing to replay"
+
+
+@pytest.mark.parametrize(
+    "name, content, where, says",
+    [
+        ("t.jsonl", '{"role": "user", "content": "x"}\n{"role": "assistant", oops}\n', ":2: ", "invalid JSON"),
+        ("t.jsonl", '{"role": "user", "content": "x"}\n\n[1, 2]\n', ":3: ", "expected a message object, got list"),
+        ("t.json", '[\n  {"role": "user"},\n  {"role": \n]\n', ":4: ", "invalid JSON"),
+        ("t.json", '{"turns": []}', ": ", "expected one of the keys messages, history, output, input (found 'turns')"),
+        ("t.json", '{"messages": 7}', ": ", "'messages' must be a list of messages, got int"),
+        ("t.json", '"hello"', ": ", "expected a JSON array, a JSON object or JSON Lines"),
+        ("t.json", "", ": ", "the file is empty"),
+        ("t.jsonl", '{"messages": [{"role": "user"}]}\n{"role": "user"}\n', ":1: ", "one message per line"),
+        ("t.json", json.dumps([{"role": "assistant", "tool_calls": "{not a list"}]), ": message index 0: ",
+         "'tool_calls' is a string that is neither JSON nor a Python literal"),
+        ("t.json", json.dumps([{"role": "assistant", "tool_calls": '{"name": "x"}'}]), ": message index 0: ",
+         "'tool_calls' decodes to dict, expected a list"),
+        ("t.json", json.dumps([{"role": "assistant", "tool_calls": 5}]), ": message index 0: ",
+         "'tool_calls' must be a list (or a string holding one), got int"),
+        ("t.json", json.dumps([{}, {"role": "assistant", "tool_calls": [{"id": "1", "function": {"arguments": "{}"}}]}]),
+         ": message index 1: ", "tool_calls[0].function.name must be a non-empty string"),
+        ("t.json", json.dumps([{"type": "ai", "tool_calls": [{"name": "ls", "args": {}}, "ls"]}]),
+         ": message index 0: ", "tool_calls[1] must be an object with 'name', 'args' and 'id', got str"),
+        ("t.json", json.dumps([{"role": "user", "tool_calls": [{"name": "ls", "args": {}}]}]),
+         ": message index 0: ", "a 'user' message carries tool calls; expected them on an assistant message"),
+        ("t.json", json.dumps([{"type": "function_call", "arguments": "{}"}]), ": message index 0: ",
+         "function_call 'name' must be a non-empty string"),
+        ("t.json", json.dumps({"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "x"}]}]}),
+         ": message index 0: ", "content[0] (tool_use) 'name' must be a non-empty string"),
+        ("t.json", json.dumps([anthropic()[1], langchain()[1]]), ": message index 1: ",
+         "langchain tool calls in a trace read as anthropic (picked at"),
+    ],
+)
+def test_bad_input_says_where_and_what_was_expected(tmp_path, name, content, where, says):
+    path = write(tmp_path, name, content)
+    with pytest.raises(TraceError) as info:
+        load_trace(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}{where}"), message
+    assert says in message, message
+
+
+def test_a_python_literal_is_parsed_but_never_evaluated(tmp_path):
+    code = "[__import__('os').system('touch PWNED')]"
+    path = write(tmp_path, "t.json", json.dumps([{"type": "ai", "tool_calls": code}]))
+    with pytest.raises(TraceError, match="neither JSON nor a Python literal"):
+        load_trace(path)
+    assert not (tmp_path / "PWNED").exists() and not pathlib.Path("PWNED").exists()
+
+
+def test_explicit_format_mismatch_is_an_error_with_the_location(tmp_path):
+    path = write(tmp_path, "t.jsonl", as_jsonl(anthropic()))
+    with pytest.raises(TraceError, match=r"t\.jsonl:2: anthropic tool calls in a trace read as openai-chat$"):
+        load_trace(path, format="openai-chat")
+
+
+def test_non_utf8_line_and_missing_file(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b'{"role": "user"}\n{"role": "\xff"}\n')
+    with pytest.raises(TraceError, match=r"t\.jsonl:2: not UTF-8 text"):
+        load_trace(path)
+    with pytest.raises(TraceError, match=r"nope\.json: cannot read the file"):
+        load_trace(tmp_path / "nope.json")
+
+
+def test_bad_format_argument_names_it(tmp_path):
+    with pytest.raises(ValueError, match="format must be 'auto' or one of openai-chat, .*got 'openai'"):
+        load_trace(tmp_path / "x.json", format="openai")
+    with pytest.raises(TypeError, match="messages must be a list"):
+        batches_from_messages({"messages": []})
+
+
+def test_a_stream_is_single_use(tmp_path):
+    stream = iter_trace(write(tmp_path, "t.jsonl", as_jsonl(langchain())))
+    assert len(list(stream)) == 3
+    with pytest.raises(RuntimeError, match="only once"):
+        list(stream)
+
+
+# -- property: any batches survive the round trip through every shape --------------------------------------------
+
+names = st.sampled_from(["read_file", "bash", "grep", "write_file", "web_search"])
+args = st.dictionaries(st.sampled_from(["path", "command", "query", "n"]), st.text(max_size=5) | st.integers(), max_size=3)
+batch_lists = st.lists(st.lists(st.tuples(names, args), min_size=1, max_size=3), max_size=6)
+
+
+@given(batch_lists)
+def test_round_trip_property(batches):
+    ids = iter(f"id{k}" for k in range(100))
+    turns = [[(next(ids), n, a) for n, a in b] for b in batches]
+    chat = [{"role": "assistant", "tool_calls": [{"id": i, "type": "function", "function": {
+        "name": n, "arguments": json.dumps(a)}} for i, n, a in t]} for t in turns]
+    claude = [{"role": "assistant", "content": [{"type": "tool_use", "id": i, "name": n, "input": a}
+                                                for i, n, a in t]} for t in turns]
+    want_dict = [[{"name": n, "args": a, "id": i} for i, n, a in t] for t in turns]
+    want_str = [[{"name": n, "args": json.dumps(a), "id": i} for i, n, a in t] for t in turns]
+    assert from_openai_chat(chat) == want_str
+    assert from_anthropic(claude) == want_dict
+    assert from_langchain([{"type": "ai", "tool_calls": repr(t and [{"name": n, "args": a, "id": i}
+                                                                  for i, n, a in t])} for t in turns]) == want_dict
