@@ -126,6 +126,14 @@ class LabServer:
         except FileNotFoundError:
             return "(no log)"
 
+    def check_alive(self) -> None:
+        """Fail with the server's exit status and log when it is no longer running (a crash, or a signal)."""
+        if self.process is not None and self.process.poll() is not None:
+            raise AssertionError(
+                f"the JupyterLab server (pid {self.process.pid}) exited with {self.process.returncode} during the "
+                f"test (negative: killed by that signal):\n{self.log(2000)}"
+            )
+
     def stop(self) -> None:
         """SIGTERM to the server's own pid (it shuts its kernels down), SIGKILL if it has not gone in 20 s."""
         process = self.process
@@ -179,6 +187,7 @@ class ChapterPage:
 
     def open(self, timeout_ms: float = 90_000) -> None:
         # ?reset: start from an empty workspace, not from the tabs an earlier test left open
+        self.server.check_alive()
         self.page.goto(f"{self.server.url}/lab/tree/{self.relpath}?reset")
         expect(self.page.locator(".jp-NotebookPanel")).to_have_count(1, timeout=timeout_ms)
         # The execution indicator says "idle" before any kernel exists ("No Kernel | Initializing"); a kernel is
@@ -216,6 +225,7 @@ class ChapterPage:
         try:
             self.page.wait_for_function(_RUN_FINISHED, timeout=timeout_ms)
         except PlaywrightTimeoutError:
+            self.server.check_alive()
             shot = self.screenshot("-timed-out")
             state = self.page.evaluate(_RUN_STATE)
             raise AssertionError(
