@@ -4,11 +4,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test notebooks bench clean help
+.PHONY: lab test test-quick notebooks bench clean help
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00)"
-	@echo "make test       set up .venv if needed and run the whole test suite (unit, property, notebooks)"
+	@echo "make test       set up .venv if needed and run the whole test suite: unit, property, notebooks (nbval),"
+	@echo "                every chapter in JupyterLab in headless Chromium, and a Binder-like environment"
+	@echo "make test-quick the same without the browser and Binder-like tests (pytest reports them as deselected)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
 	@echo "make bench      run the throughput benchmarks"
 
@@ -29,6 +31,11 @@ lab: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# For a machine without Chromium or without access to PyPI: the browser and Binder-like tests are left out on
+# purpose, and pytest's summary says how many ("N deselected").
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -m "not browser and not binder"
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb

@@ -1,0 +1,130 @@
+"""The workshop kit in docs/ stays true to the workbook: schedules that add up, exercises that exist, a hub link
+that opens chapter 00, a glossary with the chapters' terms, and links that resolve."""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+
+import pytest
+
+from notebook_tools import ROOT, chapters, load, source
+
+DOCS = ROOT / "docs"
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+INSTRUCTOR = (DOCS / "instructor.md").read_text(encoding="utf-8")
+
+
+def section(text: str, heading: str) -> str:
+    """The body of the markdown section whose heading line is ``heading``, up to the next heading of any level."""
+    match = re.search(rf"^{re.escape(heading)}\n(.*?)(?=^#|\Z)", text, re.M | re.S)
+    assert match, f"no section {heading!r}"
+    return match.group(1)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("|")]
+    return rows[2:]  # without the header and the |---| line
+
+
+def chapter_map() -> dict[str, str]:
+    """Chapter number -> title, from the README's chapter map."""
+    rows = table_rows(section(README, "## Chapter map"))
+    return {row[0]: re.sub(r"\[(.*?)\]\(.*?\)", r"\1", row[1]) for row in rows}
+
+
+def notebook_exercises() -> dict[str, str]:
+    """Exercise id -> title, from the chapters that exist."""
+    found = {}
+    for path in chapters():
+        for cell in load(path)["cells"]:
+            match = re.match(r"### Exercise (\d+\.\d+): (.+)", source(cell))
+            if cell["cell_type"] == "markdown" and match:
+                found[match.group(1)] = match.group(2).strip()
+    return found
+
+
+@pytest.mark.parametrize("heading, total", [("## The 3-hour schedule", 180), ("## The 90-minute schedule", 90)])
+def test_schedule_adds_up_and_covers_every_chapter(heading, total):
+    rows = table_rows(section(INSTRUCTOR, heading))
+    minutes = [int(row[2]) for row in rows]
+    assert sum(minutes) == total, f"{heading}: {sum(minutes)} minutes, not {total}"
+    clock = 0
+    for row, length in zip(rows, minutes):
+        hours, mins = map(int, row[0].split(":"))
+        assert hours * 60 + mins == clock, f"{heading}: {row[1]} starts at {row[0]}, expected {clock // 60}:{clock % 60:02d}"
+        clock += length
+    listed = {row[1].split()[0]: row for row in rows}
+    for number, title in chapter_map().items():
+        assert number in listed, f"{heading} does not list chapter {number} ({title})"
+        assert title.split()[0] in listed[number][1], f"{heading}: chapter {number} is not called {title!r}"
+    if total == 180:
+        assert all(int(listed[n][2]) > 0 for n in chapter_map()), "the 3-hour schedule gives every chapter time"
+
+
+def test_live_exercises_exist_with_these_titles():
+    existing = notebook_exercises()
+    live = table_rows(section(INSTRUCTOR, "## Exercises to do live"))
+    assert len(live) >= 9
+    ids_in_schedules = set()
+    for heading in ("## The 3-hour schedule", "## The 90-minute schedule"):
+        for row in table_rows(section(INSTRUCTOR, heading)):
+            done_live = re.search(r"live: ([^;]*)", row[3])
+            if done_live:
+                ids_in_schedules |= set(re.findall(r"\b\d+\.\d+\b", done_live.group(1)))
+    assert ids_in_schedules, "the schedules name no live exercises"
+    table_ids = set()
+    for row in live:
+        qid, title = row[0].split(" ", 1)
+        table_ids.add(qid)
+        chapter = qid.split(".")[0].zfill(2)
+        if any(p.name.startswith(f"{chapter}_") for p in chapters()):
+            assert existing.get(qid) == title, f"live exercise {qid} {title!r}: the chapter has {existing.get(qid)!r}"
+    assert ids_in_schedules <= table_ids, f"the schedules do live exercises the table lacks: {ids_in_schedules - table_ids}"
+
+
+def test_nbgitpuller_link_opens_chapter_00_in_jupyterlab():
+    hub = (DOCS / "jupyterhub.md").read_text(encoding="utf-8")
+    link = re.search(r"```text\n(https://\S+)\n```", hub).group(1)
+    parsed = urllib.parse.urlsplit(link)
+    assert parsed.path == "/hub/user-redirect/git-pull"
+    query = urllib.parse.parse_qs(parsed.query)
+    assert set(query) == {"repo", "branch", "urlpath"}
+    owner, repo = re.search(r"mybinder\.org/v2/gh/([^/]+)/([^/]+)/", README).groups()
+    assert query["repo"] == [f"https://github.com/{owner}/{repo}"], "the hub link and the Binder badge disagree"
+    # The urlpath is relative to the learner's home, so it names the clone's folder (the repository's name).
+    urlpath = query["urlpath"][0]
+    assert urlpath == f"lab/tree/{repo}/notebooks/00_start_here.ipynb?autodecode"
+    assert (ROOT / urlpath.split("?")[0].removeprefix(f"lab/tree/{repo}/")).exists()
+
+
+def test_readme_pins_a_workshop_link_to_a_release_tag():
+    binder = section(README, "## Binder and workshops")
+    badge = re.search(r"https://mybinder\.org/v2/gh/[^/]+/[^/]+/main\?labpath=notebooks%2F00_start_here\.ipynb", README)
+    assert badge, "the README has no Binder launch link to chapter 00"
+    pinned = badge.group(0).replace("/main?", "/v0.1.0?")
+    assert pinned in binder, "the README does not show the launch link pinned to a release tag"
+    assert re.search(r"first launch time", binder, re.I) and re.search(r"\d+\s*[–-]\s*\d+\s*minutes", binder)
+    for page in ("instructor.md", "learner-setup.md", "jupyterhub.md", "glossary.md"):
+        assert f"docs/{page}" in binder, f"the README does not point at docs/{page}"
+
+
+def test_glossary_defines_the_chapters_terms_in_order():
+    glossary = (DOCS / "glossary.md").read_text(encoding="utf-8")
+    terms = re.findall(r"^\*\*(.+?)\*\*", glossary, re.M)
+    plain = [term.strip("`").lower() for term in terms]
+    assert plain == sorted(plain), "glossary terms are not in alphabetical order"
+    lowered = [t.lower() for t in terms]
+    for needed in ("fingerprint", "bucket", "salient field", "window", "scope", "fifo", "lru", "batch",
+                   "fallback key", "stable key", "hard limit", "warn threshold", "override", "stop reason"):
+        assert any(t.startswith(needed) for t in lowered), f"the glossary lacks {needed!r}"
+
+
+@pytest.mark.parametrize("page", sorted(p.name for p in DOCS.glob("*.md")))
+def test_relative_links_in_docs_resolve(page):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        assert (DOCS / target).exists(), f"docs/{page} links to {target}, which does not exist"
