@@ -8,8 +8,8 @@ STAMP  := $(VENV)/.installed
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00)"
-	@echo "make test       set up .venv if needed and run the whole test suite: unit, property, notebooks (nbval),"
-	@echo "                every chapter in JupyterLab in headless Chromium, and a Binder-like environment"
+	@echo "make test       set up .venv (and Debian's Chromium) if needed and run the whole test suite: unit, property,"
+	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment"
 	@echo "make test-quick the same without the browser and Binder-like tests (pytest reports them as deselected)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
 	@echo "make bench      run the throughput benchmarks"
@@ -30,6 +30,7 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
 test: $(STAMP)
+	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest
 
 # For a machine without Chromium or without access to PyPI: the browser and Binder-like tests are left out on
