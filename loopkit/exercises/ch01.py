@@ -4,14 +4,24 @@ from loopkit.normalize import normalize_args
 
 from . import Question, equals, function_cases
 
+def _pair(answer):
+    """A pair written as a tuple or as a list is the same answer."""
+    return tuple(answer) if isinstance(answer, (tuple, list)) else answer
+
+
 q1 = Question(
     "1.1",
     'What does normalize_args("[1,2,3]") return?',
-    checker=equals(({}, "[1, 2, 3]"), why="A parsed value that is not a dict becomes the fallback text, re-serialized."),
+    checker=equals(
+        ({}, "[1, 2, 3]"),
+        why="A parsed value that is not a dict becomes the fallback text, re-serialized.",
+        normalize=_pair,
+    ),
     solution=({}, "[1, 2, 3]"),
     solution_code='answer = ({}, "[1, 2, 3]")   # normalize_args("[1,2,3]")',
     hint='Parse "[1,2,3]" as JSON. Is the result a dict? If not, what does the model keep, and how is it written?',
-    wrong=[({}, "[1,2,3]"), ({"0": 1}, None), ([1, 2, 3], None), ({}, None)],
+    wrong=[({}, "[1,2,3]"), ({"0": 1}, None), ([1, 2, 3], None), ({}, None), [{}, "[1,2,3]"], ({}, [1, 2, 3]),
+           '({}, "[1, 2, 3]")'],
 )
 
 
