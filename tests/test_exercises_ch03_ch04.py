@@ -50,3 +50,15 @@ def test_4_3_solution_matches_an_lru_dict_directly():
     for i, key in enumerate("abacb"):
         d[key] = i
     assert ch04.lru_evictions(list("abacb"), 2) == evicted == ["b", "a"]
+
+
+def test_4_3_accepts_the_eviction_log_as_a_tuple_but_keeps_its_order():
+    def as_tuple(writes, maxsize):
+        return tuple(ch04.lru_evictions(writes, maxsize))
+
+    assert ch04.q3.verify(as_tuple).ok
+    assert ch04.q3.verify(lambda writes, maxsize: ("b",)).explanation == (
+        "For input (['a', 'b', 'c', 'd'], 2) it returned ['b'], expected ['a', 'b']."
+    )
+    assert ch04.q3.verify(lambda writes, maxsize: {"b"}).status == "incorrect"  # a set has no order
+    assert ch04.q3.verify(("b",)).explanation == "This exercise wants a function, got tuple."
