@@ -1,4 +1,4 @@
-"""Chapter 00 practice question: how the self-checks work."""
+"""Chapter 00 practice questions: how the self-checks work, and what counts as a repeat."""
 
 from . import Question, equals
 
@@ -23,4 +23,67 @@ q1 = Question(
     solution_code="answer = 3   # turns 3 and 4 repeat turn 1, turn 5 repeats turn 2",
     hint="Go through the trace turn by turn and ask: has this exact call appeared before? Count the yeses.",
     wrong=[6, 4, 2, 5, "3"],
+)
+
+#: The agent trace of exercise 0.2: one tool call per turn, as "tool argument".
+TRACE_2 = (
+    "read_file README.md",
+    "bash ls",
+    "read_file setup.py",
+    "bash pytest",
+    "read_file setup.py",
+    "bash ls",
+)
+
+q2 = Question(
+    "0.2",
+    "In the second trace, which turn is the first to repeat a call the agent had already made?",
+    checker=equals(
+        5,
+        why="Turn 5 reads setup.py again, as turn 3 did. Turn 3 is new: a tool used before, read_file, with a "
+        "different argument is a different call.",
+    ),
+    solution=5,
+    solution_code="answer = 5   # turn 5 repeats turn 3 (read_file setup.py); turn 6 repeats turn 2",
+    hint="A call is the tool AND its argument. Turn 3 uses the same tool as turn 1, but does it read the same file?",
+    wrong=[3, 4, 6, 2, "5"],
+)
+
+#: Exercise 0.3: the call of chapter 00's stuck run that runs the tests ...
+TESTS_CALL = {"name": "bash", "args": {"command": "pytest"}}
+
+#: ... and four later calls. Which ones does the detector count as that same action again?
+CANDIDATES = {
+    "A": {"name": "bash", "args": {"command": "pytest", "description": "run the tests again"}},
+    "B": {"name": "bash", "args": {"command": "pytest -x"}},
+    "C": {"name": "shell", "args": {"command": "pytest"}},
+    "D": {"name": "bash", "args": {"command": "pytest", "timeout": 60}},
+}
+
+
+def _letters(answer):
+    """The set of letters in an answer like "AD", "A, D", ["A", "D"] or {"a", "d"}."""
+    if isinstance(answer, str):
+        text = answer
+    elif isinstance(answer, (list, tuple, set, frozenset)):
+        text = "".join(str(item) for item in answer)
+    else:
+        raise TypeError(f"give the letters as a string or a set, got {type(answer).__name__}")
+    return frozenset(ch for ch in text.upper() if ch.isalpha())
+
+
+q3 = Question(
+    "0.3",
+    "Which of the calls A to D does the detector count as a repeat of TESTS_CALL?",
+    checker=equals(
+        frozenset("AD"),
+        why="A call is keyed by its tool name and the fields that say what it does (here the command), not by "
+        "a description or a timeout: A and D are the same action reworded. B runs another command and C is "
+        "another tool, so both are new. Chapter 03 shows which fields count.",
+        normalize=_letters,
+    ),
+    solution={"A", "D"},
+    solution_code='answer = {"A", "D"}   # fingerprint([CANDIDATES[x]]) == fingerprint([TESTS_CALL])',
+    hint="Compare fingerprints: fingerprint([CANDIDATES['A']]) == fingerprint([TESTS_CALL]), and so on for B, C, D.",
+    wrong=[{"A"}, {"D"}, "ABD", {"A", "C", "D"}, "ABCD", "", 4],
 )

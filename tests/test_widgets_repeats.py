@@ -1,0 +1,76 @@
+"""Chapter 00's repeat stepper: the plain per-turn rows, the panel, and the view driven through its controls."""
+
+import pytest
+
+from loopkit import widgets
+from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps
+
+READ = {"name": "read_file", "args": {"path": "app.py"}}
+TESTS = {"name": "bash", "args": {"command": "pytest"}}
+# Chapter 00's stored output of cell 2: read_file is 749908fdbeda, bash is d8d221b7cc5a.
+READ_FP, TESTS_FP = "749908fdbeda", "d8d221b7cc5a"
+
+
+def test_the_stuck_run_is_chapter_00s_trace():
+    assert list(STUCK_TURNS) == [READ, TESTS] * 4
+
+
+def test_each_turn_says_whether_it_repeats_and_which_turn():
+    rows = repeat_steps(STUCK_TURNS)
+    assert [r["turn"] for r in rows] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [r["fingerprint"] for r in rows] == [READ_FP, TESTS_FP] * 4
+    assert [r["seen"] for r in rows] == [1, 1, 2, 2, 3, 3, 4, 4]
+    assert [r["repeats"] for r in rows] == [None, None, 1, 2, 1, 2, 1, 2]
+    assert [r["tools"] for r in rows] == ["read_file", "bash"] * 4
+
+
+def test_a_repeat_points_at_the_first_turn_not_the_latest():
+    rows = repeat_steps([TESTS, READ, READ, READ])
+    assert [r["repeats"] for r in rows] == [None, None, 2, 2]
+
+
+def test_a_turn_may_be_a_batch_and_order_inside_it_does_not_count():
+    rows = repeat_steps([[READ, TESTS], [TESTS, READ], [READ], [READ, TESTS, TESTS], []])
+    assert [r["repeats"] for r in rows] == [None, 1, None, None, None]
+    assert rows[0]["tools"] == "read_file, bash" and rows[4]["tools"] == "(no calls)"
+
+
+def test_an_incidental_field_does_not_make_new_work():
+    reworded = {"name": "bash", "args": {"command": "pytest", "description": "once more"}}
+    assert [r["repeats"] for r in repeat_steps([TESTS, reworded])] == [None, 1]
+
+
+def test_bad_turns_are_named():
+    with pytest.raises(TypeError, match=r"turns\[1\] must be a tool call \(a dict\) or a list of calls, got int"):
+        repeat_steps([READ, 7])
+    with pytest.raises(TypeError, match="turns must be a list of turns"):
+        repeat_steps(READ)
+
+
+def test_panel_gives_the_verdict_and_the_running_count():
+    out = render_repeats(1)
+    assert "Turn 1 of 8 (read_file): <b>new work</b>" in out and "So far 0 of 1 turns redo earlier work." in out
+    out = render_repeats(3)
+    assert "<b>repeats turn 1</b> (fingerprint seen 2x)" in out and "So far 1 of 3 turns redo earlier work." in out
+    assert out.count("<tr>") == 1 + 3  # header and the three turns so far
+    out = render_repeats(8)
+    assert "So far 6 of 8 turns redo earlier work." in out and "<td>yes, turn 2</td>" in out
+    with pytest.raises(ValueError, match="turn must be an int from 1 to 8, got 9"):
+        render_repeats(9)
+
+
+def test_the_view_follows_its_slider_and_buttons():
+    view = widgets.repeat_stepper(list(STUCK_TURNS))
+    slider = view.controls["turn"]
+    assert (slider.min, slider.max, slider.value) == (1, 8, 1)
+    assert "new work" in view.panel.value
+    view.buttons["next"].click()
+    view.buttons["next"].click()
+    assert slider.value == 3 and "repeats turn 1" in view.panel.value
+    slider.value = 8
+    view.buttons["next"].click()
+    assert slider.value == 8 and "So far 6 of 8" in view.panel.value
+    view.buttons["back"].click()
+    assert slider.value == 7 and "Turn 7 of 8 (read_file)" in view.panel.value
+    with pytest.raises(ValueError, match="at least one turn"):
+        widgets.repeat_stepper([])
