@@ -68,9 +68,9 @@ q3 = Question(
 
 q4 = Question(
     "1.4",
-    "How many of the six shapes in this chapter's first table make normalize_args raise?",
+    "How many of the six rows in this chapter's first table (the five shapes) make normalize_args raise?",
     checker=equals(0, why="None: every shape gets a key, so one malformed call cannot take the guard down."),
     solution=0,
     hint="Look at the table again: did any row print an error instead of a result?",
-    wrong=[1, 2, 6],
+    wrong=[1, 2, 5, 6],
 )
