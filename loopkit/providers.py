@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,17 +144,28 @@ def _unwrap(message: Mapping) -> Mapping:
     return message
 
 
-def _anthropic_blocks(content: Any) -> list | None:
-    """Content blocks, decoding a string-encoded list of blocks; None when the content is plain text."""
+_TOOL_USE_TEXT = re.compile(r"""["']type["']\s*:\s*["'](?:server_|mcp_)?tool_use["']""")
+
+
+def _anthropic_blocks(content: Any, where: str) -> list | None:
+    """Content blocks, decoding a string-encoded list of blocks; None when the content is plain text.
+
+    A string that fails to decode is text, unless it holds a ``tool_use`` block: then it is an error, not a turn
+    with no calls."""
     if isinstance(content, list):
         return content
     if isinstance(content, str) and content.lstrip().startswith("[{"):
         try:
-            blocks = _decode_list(content, "", "content")
-        except TraceError:
+            blocks = _decode_list(content, where, "'content'")
+        except TraceError as exc:
+            if _TOOL_USE_TEXT.search(content):
+                raise TraceError(f"{exc}; it holds tool_use blocks, so it cannot be read as text") from None
             return None  # text that merely looks like a list stays text
         if all(_is_map(b) and "type" in b for b in blocks):
             return blocks
+        if _TOOL_USE_TEXT.search(content):
+            raise TraceError(f"{where}: 'content' decodes to a list with tool_use blocks but not every item is a "
+                             f"block; expected a list of {{'type': ...}} objects")
     return None
 
 
@@ -163,7 +175,7 @@ def _is_user_turn(message: Mapping) -> bool:
         return True
     if message.get("role") != "user" or message.get("type") not in (None, "message"):
         return False
-    blocks = _anthropic_blocks(message.get("content"))
+    blocks = _anthropic_blocks(message.get("content"), "")
     if blocks and all(_is_map(b) and b.get("type") == "tool_result" for b in blocks):
         return False
     return True
@@ -173,49 +185,98 @@ def _is_assistant(message: Mapping) -> bool:
     return message.get("role") in _ASSISTANT_ROLES or message.get("type") in _LANGCHAIN_AI_TYPES
 
 
+_LANGCHAIN_OR_OPENAI = ("expected LangChain's {'name', 'args', 'id'} or OpenAI's "
+                        "{'id', 'type', 'function': {'name', 'arguments'}}")
+_ANTHROPIC_CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+_RESPONSES_CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")
+
+
+def _field(entry: Mapping, key: str, where: str, what: str, expected: str = "") -> Any:
+    """``entry[key]``; a missing key is an error (a call without its arguments field would key as ``None``)."""
+    if key not in entry:
+        found = ", ".join(repr(k) for k in list(entry)[:8]) or "no keys"
+        raise TraceError(f"{where}: {what} has no {key!r} (found {found}){'; ' + expected if expected else ''}")
+    return entry[key]
+
+
+def _openai_entries(entries: list, where: str, prefix: str) -> list:
+    """Calls from OpenAI-shaped ``{"id", "type": "function", "function": {"name", "arguments"}}`` entries."""
+    calls = []
+    for i, entry in enumerate(entries):
+        what = f"{prefix}[{i}]"
+        entry = _entry(entry, where, what, "'function': {'name', 'arguments'}")
+        function = _entry(entry.get("function"), where, f"{what}.function", "'name' and 'arguments'")
+        name = _name(function.get("name"), where, f"{what}.function.name")
+        args = _field(function, "arguments", where, f"{what}.function", "expected 'arguments' (a JSON string)")
+        calls.append({"name": name, "args": args, "id": entry.get("id")})
+    return calls
+
+
+def _responses_item(message: Mapping, kind: str, where: str) -> list:
+    """The call of one Responses ``*_call`` item: function_call, custom_tool_call or local_shell_call."""
+    call_id = message.get("call_id", message.get("id"))
+    if kind == "local_shell_call":  # the built-in shell tool: its 'action' is the argument
+        action = _field(message, "action", where, "local_shell_call", "expected 'action': {'type': 'exec', ...}")
+        return [{"name": "local_shell", "args": action, "id": call_id}]
+    name = _name(message.get("name"), where, f"{kind} 'name'")
+    key = "arguments" if kind == "function_call" else "input"  # custom tools take free text as 'input'
+    return [{"name": name, "args": _field(message, key, where, kind), "id": call_id}]
+
+
 def _read_message(message: Mapping, where: str) -> tuple[str | None, list]:
     """The shape of the tool calls ``message`` carries and the calls, or ``(None, [])`` when it carries none."""
-    if message.get("type") == "function_call":
-        name = _name(message.get("name"), where, "function_call 'name'")
-        call_id = message.get("call_id", message.get("id"))
-        return "openai-responses", [{"name": name, "args": message.get("arguments"), "id": call_id}]
+    kind = message.get("type")
+    if kind in _RESPONSES_CALL_ITEMS:
+        return "openai-responses", _responses_item(message, kind, where)
+    if isinstance(kind, str) and kind.endswith("_call"):
+        raise TraceError(f"{where}: a {kind!r} item is a tool call of a kind not supported; expected one of "
+                         f"{', '.join(_RESPONSES_CALL_ITEMS)}")
 
-    raw = message.get("tool_calls")
-    entries = _as_list(raw, where, "'tool_calls'")
+    invalid = message.get("invalid_tool_calls")
+    if invalid:
+        names = ", ".join(repr(c.get("name")) if _is_map(c) else "?" for c in _as_list(invalid, where, "'invalid_tool_calls'")[:3])
+        raise TraceError(f"{where}: the message carries invalid_tool_calls ({names}): calls LangChain could not "
+                         f"parse, which DeerFlow's detector never sees; not supported, so the replay cannot say what "
+                         f"the run did (expected only 'tool_calls')")
+
+    entries = _as_list(message.get("tool_calls"), where, "'tool_calls'")
     if entries:
         first = entries[0]
-        shape = "openai-chat" if _is_map(first) and "function" in first else "langchain"
+        if _is_map(first) and "function" in first:
+            return "openai-chat", _openai_entries(entries, where, "tool_calls")
         calls = []
         for i, entry in enumerate(entries):
             what = f"tool_calls[{i}]"
-            if shape == "openai-chat":
-                entry = _entry(entry, where, what, "'function': {'name', 'arguments'}")
-                function = _entry(entry.get("function"), where, f"{what}.function", "'name' and 'arguments'")
-                name = _name(function.get("name"), where, f"{what}.function.name")
-                calls.append({"name": name, "args": function.get("arguments"), "id": entry.get("id")})
-            else:
-                entry = _entry(entry, where, what, "'name', 'args' and 'id'")
-                if "function" in entry:
-                    raise TraceError(f"{where}: {what} is OpenAI-shaped but tool_calls[0] is not; expected one shape")
-                name = _name(entry.get("name"), where, f"{what}.name")
-                calls.append({"name": name, "args": entry.get("args"), "id": entry.get("id")})
-        return shape, calls
+            entry = _entry(entry, where, what, "'name', 'args' and 'id'")
+            if "function" in entry:
+                raise TraceError(f"{where}: {what} is OpenAI-shaped but tool_calls[0] is not; expected one shape")
+            name = _name(entry.get("name"), where, f"{what}.name")
+            args = _field(entry, "args", where, what, _LANGCHAIN_OR_OPENAI)
+            calls.append({"name": name, "args": args, "id": entry.get("id")})
+        return "langchain", calls
 
-    blocks = _anthropic_blocks(message.get("content"))
-    uses = [b for b in blocks or () if _is_map(b) and b.get("type") == "tool_use"]
-    if uses:
+    extra = message.get("additional_kwargs")
+    if _is_map(extra) and extra.get("tool_calls"):  # older LangChain dumps: OpenAI-shaped calls kept here only
+        where_kw = "additional_kwargs.tool_calls"
+        return "langchain", _openai_entries(_as_list(extra["tool_calls"], where, f"'{where_kw}'"), where, where_kw)
+
+    blocks = _anthropic_blocks(message.get("content"), where)
+    if any(_is_map(b) and b.get("type") in _ANTHROPIC_CALL_BLOCKS for b in blocks or ()):
         calls = []
         for i, block in enumerate(blocks):
-            if _is_map(block) and block.get("type") == "tool_use":
-                name = _name(block.get("name"), where, f"content[{i}] (tool_use) 'name'")
-                calls.append({"name": name, "args": block.get("input"), "id": block.get("id")})
+            if _is_map(block) and block.get("type") in _ANTHROPIC_CALL_BLOCKS:
+                what = f"content[{i}] ({block['type']})"
+                name = _name(block.get("name"), where, f"{what} 'name'")
+                args = _field(block, "input", where, what, "expected 'input': {...} (the tool's arguments)")
+                calls.append({"name": name, "args": args, "id": block.get("id")})
         return "anthropic", calls
 
     legacy = message.get("function_call")
     if legacy is not None:
         function = _entry(legacy, where, "'function_call'", "'name' and 'arguments'")
         name = _name(function.get("name"), where, "function_call.name")
-        return "openai-chat", [{"name": name, "args": function.get("arguments"), "id": None}]
+        args = _field(function, "arguments", where, "function_call", "expected 'arguments' (a JSON string)")
+        return "openai-chat", [{"name": name, "args": args, "id": None}]
     return None, []
 
 
