@@ -161,13 +161,17 @@ class ReplayTally:
 def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None):
     """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh detector as it is parsed;
     yield ``(batch, decision)``. The replay ends at the first stop, as the real run would have; the rest of the
-    stream is still read, so its errors are reported and its batches counted. Nothing is kept."""
+    stream is still read, so its errors are reported and its batches counted. Nothing is kept. A batch the
+    detector cannot key raises :class:`~loopkit.providers.TraceError` naming the batch's location."""
     detector = LoopDetector(config)
     tally = tally if tally is not None else ReplayTally()
     for batch in stream:
         if tally.stop:
             continue
-        decision = detector.observe(batch.calls)
+        try:
+            decision = detector.observe(batch.calls)
+        except (TypeError, ValueError, RecursionError) as exc:  # args no adapter check caught: name the batch
+            raise TraceError(f"{batch.where}: the detector cannot key this batch ({exc})") from None
         tally.add(batch.step, decision)
         yield batch, decision
 

@@ -89,8 +89,29 @@ class Batch:
 # -- decoding helpers ---------------------------------------------------------------------------------------------
 
 
+def _not_json(value: Any, at: str = "") -> str | None:
+    """Where and why a Python literal cannot be JSON (a non-string key, a set, bytes...), or None when it can."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"dict key {key!r} of type {type(key).__name__} at {at or 'the top'}"
+            problem = _not_json(item, f"{at}[{key!r}]")
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            problem = _not_json(item, f"{at}[{index}]")
+            if problem:
+                return problem
+        return None
+    return f"a {type(value).__name__} value {value!r:.40} at {at or 'the top'}"
+
+
 def _decode_list(text: str, where: str, what: str) -> list:
-    """Decode a string-encoded list: JSON first, then a Python literal. Never ``eval``."""
+    """Decode a string-encoded list: JSON first, then a Python literal that JSON could hold. Never ``eval``."""
     if not text.strip():
         return []
     try:
@@ -103,6 +124,13 @@ def _decode_list(text: str, where: str, what: str) -> list:
                 f"{where}: {what} is a string that is neither JSON nor a Python literal "
                 f"(expected a list, got {text[:60]!r})"
             ) from None
+        try:
+            problem = _not_json(value)
+        except RecursionError:
+            problem = "nested too deeply"
+        if problem:
+            raise TraceError(f"{where}: {what} is a Python literal that cannot be JSON ({problem}); "
+                             f"expected what a JSON tool call can hold: string keys, no sets, bytes or complex")
     if not isinstance(value, list):
         raise TraceError(f"{where}: {what} decodes to {type(value).__name__}, expected a list")
     return value
