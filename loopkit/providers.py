@@ -28,9 +28,11 @@ error; :meth:`Trace.describe` says so.
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -373,6 +375,15 @@ def _container_list(document: Any, source: str) -> tuple[str, list]:
     if isinstance(document, list):
         return "a JSON array", document
     if isinstance(document, Mapping):
+        both = not any(k in document for k in CONTAINER_KEYS[:2]) and "output" in document and "input" in document
+        earlier = document.get("input")
+        if both and (isinstance(earlier, list) or (isinstance(earlier, str) and earlier.lstrip().startswith("["))):
+            # a Responses request and its response saved together: the input items come first
+            items = _as_list(earlier, source, "'input'")
+            later = document["output"]
+            if not isinstance(later, (list, str)):
+                raise TraceError(f"{source}: 'output' must be a list of messages, got {type(later).__name__}")
+            return "a JSON object under 'input' then 'output'", items + _as_list(later, source, "'output'")
         for key in CONTAINER_KEYS:
             if key in document:
                 value = document[key]
@@ -396,6 +407,25 @@ def _looks_like_container(value: Any) -> str | None:
     return None
 
 
+def _parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
+    """``json.loads`` whose every failure is a :class:`TraceError` at ``path:LINE`` (``lineno`` for one line of
+    JSON Lines, else the line inside the document)."""
+    tail = f"; {expected}" if expected else ""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceError(f"{path}:{lineno or exc.lineno}: invalid JSON ({exc.msg} at column {exc.colno}){tail}") from None
+    except RecursionError:
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: JSON nested too deeply{tail}") from None
+    except ValueError as exc:  # not a syntax error: an integer longer than Python converts (sys.get_int_max_str_digits)
+        limit = sys.get_int_max_str_digits()
+        found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+        if found and lineno is None:
+            lineno = text.count("\n", 0, found.start()) + 1
+        what = f"a number with more than {limit} digits, more than Python reads" if found else f"unreadable JSON ({exc})"
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: {what}{tail}") from None
+
+
 def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
     try:
         text = raw.decode("utf-8")
@@ -403,13 +433,7 @@ def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
         raise TraceError(f"{path}:{lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if lineno == 1:
         text = text.lstrip("\ufeff")
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise TraceError(f"{path}:{lineno}: invalid JSON ({exc.msg} at column {exc.colno}); "
-                         f"expected one message object per line") from None
-    except RecursionError:
-        raise TraceError(f"{path}:{lineno}: JSON nested too deeply; expected one message object per line") from None
+    value = _parse_json(text, path, lineno, "expected one message object per line")
     key = _looks_like_container(value)
     if key:
         raise TraceError(f"{path}:{lineno}: a whole conversation under {key!r} on one line; "
@@ -420,13 +444,20 @@ def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
 class TraceStream:
     """A transcript read lazily: iterating yields :class:`Batch` objects as they are parsed.
 
-    JSON Lines are read one line at a time (steady memory for any size); a JSON document is parsed whole. After
-    (or during) iteration, ``format``, ``container``, ``messages``, ``batches`` and ``calls`` describe what was
-    read. A stream can be iterated once.
+    ``source`` is a path or an open binary file (a pipe or standard input works: the format is detected from the
+    first lines without rewinding). JSON Lines are read one line at a time (steady memory for any size); a JSON
+    document is parsed whole. After (or during) iteration, ``format``, ``container``, ``messages``, ``batches``
+    and ``calls`` describe what was read. A stream can be iterated once.
     """
 
-    def __init__(self, path: str | os.PathLike, format: str = "auto") -> None:
-        self.path = os.fspath(path)
+    def __init__(self, source, format: str = "auto") -> None:
+        if hasattr(source, "read"):
+            self._handle = source
+            name = getattr(source, "name", None)
+            self.path = name if isinstance(name, str) else "<stream>"
+        else:
+            self._handle = None
+            self.path = os.fspath(source)
         self.requested = _check_format(format)
         self.container: str | None = None
         self._batcher = _Batcher(format)
@@ -439,57 +470,71 @@ class TraceStream:
     calls = property(lambda self: self._batcher.calls, doc="Tool calls emitted so far.")
     turns = property(lambda self: self._batcher.turn, doc="User messages read so far (each is a new run upstream).")
 
-    def _is_jsonl(self, handle) -> bool:
-        if self.path.lower().endswith(_JSONL_SUFFIXES):
-            return True
-        for raw in handle:
+    def _sniff(self, lines: Iterator[bytes]) -> tuple[bool, list]:
+        """Is it JSON Lines? Reads just enough lines to tell and returns them, so nothing needs rewinding."""
+        head: list = []
+        first = ""
+        for raw in lines:
+            head.append(raw)
             first = raw.decode("utf-8", "replace").lstrip("\ufeff").strip()
-            if not first:
-                continue
-            if first.startswith("["):
-                return False
-            if not first.startswith("{"):
-                raise TraceError(f"{self.path}: expected a JSON array, a JSON object or JSON Lines; "
-                                 f"the file starts with {first[:20]!r}")
-            try:
-                json.loads(first)
-            except (ValueError, RecursionError):
-                return False  # a JSON document spread over several lines
-            # A whole object on the first line: JSON Lines if another line follows, else a one-line JSON document.
-            return any(line.strip() for line in handle)
-        raise TraceError(f"{self.path}: the file is empty; expected JSON or JSON Lines")
+            if first:
+                break
+        if not first:  # the same for every suffix: no content at all is unusable, an empty list is not
+            raise TraceError(f"{self.path}: the file is empty; expected JSON or JSON Lines")
+        if self.path.lower().endswith(_JSONL_SUFFIXES):
+            return True, head
+        if first.startswith("["):
+            return False, head
+        if not first.startswith("{"):
+            raise TraceError(f"{self.path}: expected a JSON array, a JSON object or JSON Lines; "
+                             f"the file starts with {first[:20]!r}")
+        try:
+            json.loads(first)
+        except json.JSONDecodeError as exc:
+            # Cut off at the end of the line: the start of a document spread over several lines. Broken before
+            # the end: a bad first line, which the JSON Lines reader reports as FILE:1.
+            return exc.pos < len(first), head
+        except (ValueError, RecursionError):
+            pass  # a whole line Python cannot hold; the reader reports it where it is
+        # A whole object on the first line: JSON Lines if another line follows, else a one-line JSON document.
+        for raw in lines:
+            head.append(raw)
+            if raw.strip():
+                return True, head
+        return False, head
 
     def __iter__(self) -> Iterator[Batch]:
         if self._started:
             raise RuntimeError("a TraceStream can be iterated only once; call iter_trace() again")
         self._started = True
-        try:
-            handle = open(self.path, "rb")
-        except OSError as exc:
-            raise TraceError(f"{self.path}: cannot read the file ({exc.strerror})") from None
-        with handle:
-            jsonl = self._is_jsonl(handle)
-            handle.seek(0)
-            if jsonl:
-                self.container = "JSON Lines"
-                for lineno, raw in enumerate(handle, 1):
-                    if raw.strip():
-                        yield from self._batcher.feed(f"{self.path}:{lineno}", _jsonl_line(raw, self.path, lineno))
-            else:
-                yield from self._document(handle.read())
+        if self._handle is not None:
+            yield from self._read(self._handle)  # the caller's file: the caller closes it
+        else:
+            try:
+                handle = open(self.path, "rb")
+            except OSError as exc:
+                raise TraceError(f"{self.path}: cannot read the file ({exc.strerror})") from None
+            with handle:
+                yield from self._read(handle)
         yield from self._batcher.flush()
+
+    def _read(self, handle) -> Iterator[Batch]:
+        lines = iter(handle)
+        jsonl, head = self._sniff(lines)
+        if jsonl:
+            self.container = "JSON Lines"
+            for lineno, raw in enumerate(itertools.chain(head, lines), 1):
+                if raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
+                    yield from self._batcher.feed(f"{self.path}:{lineno}", _jsonl_line(raw, self.path, lineno))
+        else:
+            yield from self._document(b"".join(head) + handle.read())
 
     def _document(self, data: bytes) -> Iterator[Batch]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise TraceError(f"{self.path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        try:
-            document = json.loads(text)
-        except ValueError as exc:
-            raise TraceError(f"{self.path}:{exc.lineno}: invalid JSON ({exc.msg} at column {exc.colno})") from None
-        except RecursionError:
-            raise TraceError(f"{self.path}: JSON nested too deeply") from None
+        document = _parse_json(text, self.path)
         self.container, messages = _container_list(document, self.path)
         for index, message in enumerate(messages):
             yield from self._batcher.feed(f"{self.path}: message index {index}", message)
@@ -504,8 +549,9 @@ class TraceStream:
                 f"{self.batches} batches, {self.calls} tool calls")
 
 
-def iter_trace(path: str | os.PathLike, format: str = "auto") -> TraceStream:
-    """Stream a transcript's batches without loading it whole (JSON Lines are read line by line).
+def iter_trace(path, format: str = "auto") -> TraceStream:
+    """Stream a transcript's batches without loading it whole (JSON Lines are read line by line). ``path`` may
+    also be an open binary file, such as ``sys.stdin.buffer``; it need not be seekable.
 
     >>> import json, pathlib, tempfile
     >>> line = {"role": "assistant", "tool_calls": [
