@@ -259,9 +259,10 @@ def test_a_reader_that_leaves_early_does_not_change_the_exit_code(tmp_path):
 def test_tool_names_are_escaped_for_the_terminal(tmp_path):
     path = tmp_path / "t.jsonl"
     names = ["\ud800x", "\x1b[31mred\x1b[0m", "ok\u202e"]
-    lines = "".join(json.dumps({"type": "ai", "tool_calls": [{"name": n, "args": {}, "id": "1"}]}) + "\n"
-                    for n in names for _ in range(2))
-    path.write_text(lines * 3, encoding="utf-8")
+    # every call different (no hash repeats); each name 6 times, so the frequency layer warns with the name shown
+    lines = "".join(json.dumps({"type": "ai", "tool_calls": [{"name": n, "args": {"k": k}, "id": "1"}]}) + "\n"
+                    for k in range(6) for n in names)
+    path.write_text(lines, encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "loopkit", "replay", str(path), "--freq-warn", "3", "--freq-hard", "9"],
                          capture_output=True, timeout=120)
     assert out.returncode == 0, out.stderr
