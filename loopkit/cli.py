@@ -102,8 +102,8 @@ def display_name(name: str) -> str:
     """A tool name safe to print: control, format (bidi), surrogate and other non-printable characters are
     escaped as ``repr`` would escape them; printable text, non-ASCII too, is kept.
 
-    >>> display_name("read_file"), display_name("\x1b[31mred")
-    ('read_file', '\\x1b[31mred')
+    >>> print(display_name("read_file"), display_name("\x1b[31mred"))
+    read_file \\x1b[31mred
     """
     text = str(name)
     if text.isprintable():

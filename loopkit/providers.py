@@ -6,23 +6,33 @@ normalizes them itself. Four transport shapes are understood:
 
 - ``openai-chat``: assistant messages with ``tool_calls`` of ``{"id", "type": "function", "function": {"name",
   "arguments"}}`` (and the legacy single ``function_call``);
-- ``openai-responses``: items of ``"type": "function_call"`` with ``name``, ``arguments`` and ``call_id``;
-  consecutive calls form one batch, up to the next item that is not a call;
+- ``openai-responses``: items of ``"type": "function_call"`` with ``name``, ``arguments`` and ``call_id``
+  (``custom_tool_call`` items give their ``input``, ``local_shell_call`` items are the tool ``local_shell`` with
+  their ``action``); consecutive calls form one batch, up to the next item that is not a call;
 - ``anthropic``: assistant messages whose ``content`` list holds ``{"type": "tool_use", "id", "name", "input"}``
-  blocks; the blocks of one message form one batch;
+  blocks (``server_tool_use`` and ``mcp_tool_use`` blocks too); the blocks of one message form one batch;
 - ``langchain``: ``type: "ai"`` (or ``role: "assistant"``) messages with ``tool_calls`` of ``{"name", "args",
-  "id"}``; the ``{"type", "data"}`` wrapping of ``messages_to_dict`` is unwrapped.
+  "id"}`` (older dumps: OpenAI-shaped calls under ``additional_kwargs.tool_calls``); the ``{"type", "data"}``
+  wrapping of ``messages_to_dict`` is unwrapped.
+
+Every call must carry its arguments field (``arguments``, ``args`` or ``input``; its value, even ``null``, is
+kept): none of these formats omits it, so a call without it is a misread shape, not a call with no arguments.
 
 The container may be a JSON array of messages, a JSON object holding that list under ``messages``, ``history``,
-``output`` or ``input``, or JSON Lines with one message per line. JSON Lines are read one line at a time, so
+``output`` or ``input`` (an object with both ``input`` and ``output`` lists is read as input then output), or JSON Lines with one message per line. JSON Lines are read one line at a time, so
 :func:`iter_trace` streams a transcript of any size in steady memory. A ``tool_calls`` list (or an Anthropic
 ``content`` list, or a container list) stored as a *string* is decoded with ``json.loads``, then with
-``ast.literal_eval`` for Python-literal dumps; nothing is ever ``eval``-ed.
+``ast.literal_eval`` for Python-literal dumps (which must hold only what JSON can: string keys, no sets or bytes);
+nothing is ever ``eval``-ed. The source may be a path or an open binary file such as a pipe: the format is told
+from the first lines, without rewinding.
 
 Bad input raises :class:`TraceError` naming ``FILE:LINE`` (JSON Lines or a JSON syntax error) or the message index
 (a JSON document) and what was expected. Nothing is silently dropped: a message that carries tool calls in a
-shape the adapter cannot read is an error, not a skipped turn. A transcript with no tool calls at all is not an
-error; :meth:`Trace.describe` says so.
+shape the adapter cannot read is an error, not a skipped turn (LangChain ``invalid_tool_calls``, Responses call
+items other than the three above, a string ``content`` with ``tool_use`` blocks that does not decode). A
+transcript with no tool calls at all is not an error; :meth:`Trace.describe` says so. A file with no content at
+all (empty, or only blank lines) is an error whatever its suffix: it is more likely a failed export than a
+conversation; an empty list (``[]``) is a conversation with no tool calls.
 """
 
 from __future__ import annotations
