@@ -15,11 +15,13 @@ normalizes them itself. Four transport shapes are understood:
   "id"}`` (older dumps: OpenAI-shaped calls under ``additional_kwargs.tool_calls``); the ``{"type", "data"}``
   wrapping of ``messages_to_dict`` is unwrapped.
 
-Every call must carry its arguments field (``arguments``, ``args`` or ``input``; its value, even ``null``, is
-kept): none of these formats omits it, so a call without it is a misread shape, not a call with no arguments.
+Every call must carry its arguments field (``arguments``, ``args``, ``input``, or a shell call's ``action``; its
+value, even ``null``, is kept): none of these formats omits it, so a call without it is a misread shape, not a
+call with no arguments.
 
 The container may be a JSON array of messages, a JSON object holding that list under ``messages``, ``history``,
-``output`` or ``input`` (an object with both ``input`` and ``output`` lists is read as input then output), or JSON Lines with one message per line. JSON Lines are read one line at a time, so
+``output`` or ``input`` (an object with both ``input`` and ``output`` lists is read as input then output), or
+JSON Lines with one message per line. JSON Lines are read one line at a time, so
 :func:`iter_trace` streams a transcript of any size in steady memory. A ``tool_calls`` list (or an Anthropic
 ``content`` list, or a container list) stored as a *string* is decoded with ``json.loads``, then with
 ``ast.literal_eval`` for Python-literal dumps (which must hold only what JSON can: string keys, no sets or bytes);
@@ -274,7 +276,8 @@ def _read_message(message: Mapping, where: str) -> tuple[str | None, list]:
 
     invalid = message.get("invalid_tool_calls")
     if invalid:
-        names = ", ".join(repr(c.get("name")) if _is_map(c) else "?" for c in _as_list(invalid, where, "'invalid_tool_calls'")[:3])
+        found = _as_list(invalid, where, "'invalid_tool_calls'")[:3]
+        names = ", ".join(repr(c.get("name")) if _is_map(c) else "?" for c in found)
         raise TraceError(f"{where}: the message carries invalid_tool_calls ({names}): calls LangChain could not "
                          f"parse, which DeerFlow's detector never sees; not supported, so the replay cannot say what "
                          f"the run did (expected only 'tool_calls')")
@@ -424,7 +427,8 @@ def _parse_json(text: str, path: str, lineno: int | None = None, expected: str =
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise TraceError(f"{path}:{lineno or exc.lineno}: invalid JSON ({exc.msg} at column {exc.colno}){tail}") from None
+        where = f"{path}:{lineno or exc.lineno}"
+        raise TraceError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno}){tail}") from None
     except RecursionError:
         raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: JSON nested too deeply{tail}") from None
     except ValueError as exc:  # not a syntax error: an integer longer than Python converts (sys.get_int_max_str_digits)
@@ -432,7 +436,8 @@ def _parse_json(text: str, path: str, lineno: int | None = None, expected: str =
         found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
         if found and lineno is None:
             lineno = text.count("\n", 0, found.start()) + 1
-        what = f"a number with more than {limit} digits, more than Python reads" if found else f"unreadable JSON ({exc})"
+        what = (f"a number with more than {limit} digits, more than Python reads" if found
+                else f"unreadable JSON ({exc})")
         raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: {what}{tail}") from None
 
 
