@@ -7,12 +7,15 @@ one-line summary. The whole file is one run, as if one request produced it; the 
 because the real run would have ended there (the rest of the file is still read and checked).
 
 Exit codes: 0 nothing stopped (warnings, or no tool calls at all, are fine), 1 the detector would have stopped
-the run, 2 unusable input (a file that cannot be read or parsed, or bad options).
+the run, 2 unusable input (a file that cannot be read or parsed, an empty file, or bad options). ``-`` reads
+standard input; a reader that leaves early (``| head``) does not change the exit code: the replay finishes
+quietly and still reports its verdict. Tool names from the transcript are escaped before they are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -22,7 +25,7 @@ from .detector import DetectorConfig, LoopDetector
 from .providers import FORMATS, TraceError, iter_trace
 
 __all__ = ["main", "build_parser", "replay_file", "stream_replay", "summary_line", "ReplayTally", "short_where",
-           "call_names", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
+           "call_names", "display_name", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
 
 EXIT_OK, EXIT_STOPPED, EXIT_UNUSABLE = 0, 1, 2
 
@@ -30,8 +33,10 @@ EXIT_CODES = """\
 exit codes:
   0  nothing stopped: no batch reached a hard limit (warnings alone, or a file with no tool calls, exit 0)
   1  the detector would have stopped the run
-  2  unusable input: the file cannot be read or parsed (the error says FILE:LINE or the message index), or
-     the options are invalid
+  2  unusable input: the file cannot be read or parsed (the error says FILE:LINE or the message index), it is
+     empty, or the options are invalid
+If the reader of the output leaves early (| head), the replay still runs to the end and the exit code still
+tells the verdict.
 """
 
 _DESCRIPTION = """\
@@ -39,7 +44,7 @@ Replay an agent transcript through the workbook's model of DeerFlow's loop detec
 assistant turn's tool calls) that warned or stopped, then a one-line summary. Formats: OpenAI Chat Completions,
 OpenAI Responses, Anthropic Messages, LangChain/LangGraph dumps; containers: a JSON array, a JSON object with
 the list under messages/history/output/input, or JSON Lines (streamed, steady memory). The whole file is
-replayed as one run, up to the first stop."""
+replayed as one run, up to the first stop. FILE may be a pipe: '-' reads standard input."""
 
 
 def _override(text: str) -> tuple[str, tuple[int, int]]:
@@ -58,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="would the detector have warned or stopped this transcript?",
                                  description=_DESCRIPTION, epilog=EXIT_CODES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    replay.add_argument("file", metavar="FILE", help="the transcript: .json or .jsonl")
+    replay.add_argument("file", metavar="FILE", help="the transcript: .json or .jsonl, or - for standard input")
     replay.add_argument("--format", choices=("auto", *FORMATS), default="auto",
                         help="transport shape of the messages (default: auto-detect and say which)")
     defaults = DetectorConfig()
@@ -93,11 +98,25 @@ def short_where(where: str, path: str) -> str:
     return f"line {rest}" if rest.isdigit() else rest.replace("message index", "message")
 
 
+def display_name(name: str) -> str:
+    """A tool name safe to print: control, format (bidi), surrogate and other non-printable characters are
+    escaped as ``repr`` would escape them; printable text, non-ASCII too, is kept.
+
+    >>> print(display_name("read_file"), display_name("\x1b[31mred"))
+    read_file \\x1b[31mred
+    """
+    text = str(name)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def call_names(calls: list) -> str:
-    """The tool names of a batch, ``"read_file x2, bash"``, cut to 48 characters."""
+    """The tool names of a batch, ``"read_file x2, bash"``, escaped for display and cut to 48 characters."""
     names: dict[str, int] = {}
     for call in calls:
-        names[call["name"]] = names.get(call["name"], 0) + 1
+        name = display_name(call["name"])
+        names[name] = names.get(name, 0) + 1
     text = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in names.items())
     return text if len(text) <= 48 else text[:45] + "..."
 
@@ -149,7 +168,7 @@ class ReplayTally:
         told = f"warned at step {self.first_warn}" if n == 1 else f"warned {n} times (first at step {self.first_warn})"
         if self.stop:
             step, layer, count, tool = self.stop
-            what = f"{layer} layer, {tool!r} count {count}" if tool else f"{layer} layer, count {count}"
+            what = f"{layer} layer, '{display_name(tool)}' count {count}" if tool else f"{layer} layer, count {count}"
             later = batches - step
             return (f"DeerFlow would have {told + ', then ' if n else ''}stopped the run at step {step} ({what}); "
                     f"{later} later batch{'es' * (later != 1)} would never have run.")
@@ -161,13 +180,17 @@ class ReplayTally:
 def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None):
     """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh detector as it is parsed;
     yield ``(batch, decision)``. The replay ends at the first stop, as the real run would have; the rest of the
-    stream is still read, so its errors are reported and its batches counted. Nothing is kept."""
+    stream is still read, so its errors are reported and its batches counted. Nothing is kept. A batch the
+    detector cannot key raises :class:`~loopkit.providers.TraceError` naming the batch's location."""
     detector = LoopDetector(config)
     tally = tally if tally is not None else ReplayTally()
     for batch in stream:
         if tally.stop:
             continue
-        decision = detector.observe(batch.calls)
+        try:
+            decision = detector.observe(batch.calls)
+        except (TypeError, ValueError, RecursionError) as exc:  # args no adapter check caught: name the batch
+            raise TraceError(f"{batch.where}: the detector cannot key this batch ({exc})") from None
         tally.add(batch.step, decision)
         yield batch, decision
 
@@ -181,16 +204,70 @@ def summary_line(stream, tally: ReplayTally) -> str:
     return f"{stream.describe()}. {tally.verdict(stream.batches)}{turns}"
 
 
+class _Output:
+    """Writes to ``out`` until its reader goes away (a closed pipe), then drops the rest quietly, so the replay
+    still runs to the end and the exit code still tells the verdict."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.gone = False
+
+    def _left(self) -> None:
+        self.gone = True
+        try:  # so that the interpreter's last flush at exit does not fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), self.out.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                self.out.write(text)
+            except BrokenPipeError:
+                self._left()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.out.flush()
+            except BrokenPipeError:
+                self._left()
+
+
+def _plot_problem(path: str) -> str | None:
+    """Why ``--plot path`` cannot be written (checked before replaying), or None."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError as exc:
+        return f"needs matplotlib (the notebook extras): {exc}"
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix.lstrip(".") not in formats:
+        what = f"unsupported image format {suffix!r}" if suffix else "no file extension to tell the image format"
+        return f"{what}; expected one of {', '.join('.' + f for f in sorted(formats))}"
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        return f"no such directory {folder!r}"
+    return None
+
+
 def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``replay`` for parsed ``options``; print the table (or JSON Lines) and the summary; return the exit code."""
-    out = out if out is not None else sys.stdout
+    out = _Output(out if out is not None else sys.stdout)
     err = err if err is not None else sys.stderr
     try:
         config = _config(options)
     except ValueError as exc:
         print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
         return EXIT_UNUSABLE
-    stream = iter_trace(options.file, options.format)
+    if options.plot:
+        problem = _plot_problem(options.plot)
+        if problem:
+            print(f"loopkit replay: error: --plot {options.plot}: {problem}", file=err)
+            return EXIT_UNUSABLE
+    source = sys.stdin.buffer if options.file == "-" else options.file
+    stream = iter_trace(source, options.format)
     table = _Table(out)
     tally = ReplayTally()
     kept = [] if options.plot else None
@@ -206,7 +283,7 @@ def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: Tex
                 print(json.dumps(record), file=out)
             elif decision.action != "ok":
                 table.row(batch.step, short_where(batch.where, stream.path), decision.action, decision.layer,
-                          decision.count, decision.tool or "-", call_names(batch.calls))
+                          decision.count, display_name(decision.tool or "-"), call_names(batch.calls))
     except TraceError as exc:
         print(f"loopkit replay: error: {exc}", file=err)
         return EXIT_UNUSABLE
@@ -227,9 +304,10 @@ def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: Tex
         else:
             try:
                 _plot(kept, config, options.plot)
-            except (ImportError, OSError) as exc:
+            except (ImportError, OSError, ValueError) as exc:
                 print(f"loopkit replay: error: --plot {options.plot}: {exc}", file=err)
                 return EXIT_UNUSABLE
+    out.flush()
     return code
 
 
@@ -256,8 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.command is None:
         parser.print_help(sys.stderr)
         return EXIT_UNUSABLE
-    try:
-        return options.run(options)
-    except BrokenPipeError:  # piped into `head` and the reader left: stop quietly, without a traceback at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+    for channel in (sys.stdout, sys.stderr):  # a terminal that cannot encode a name gets an escape, not a crash
+        if isinstance(channel, io.TextIOWrapper):
+            channel.reconfigure(errors="backslashreplace")
+    return options.run(options)  # a reader that leaves early is handled inside: the code is still the verdict

@@ -6,30 +6,45 @@ normalizes them itself. Four transport shapes are understood:
 
 - ``openai-chat``: assistant messages with ``tool_calls`` of ``{"id", "type": "function", "function": {"name",
   "arguments"}}`` (and the legacy single ``function_call``);
-- ``openai-responses``: items of ``"type": "function_call"`` with ``name``, ``arguments`` and ``call_id``;
-  consecutive calls form one batch, up to the next item that is not a call;
+- ``openai-responses``: items of ``"type": "function_call"`` with ``name``, ``arguments`` and ``call_id``
+  (``custom_tool_call`` items give their ``input``, ``local_shell_call`` items are the tool ``local_shell`` with
+  their ``action``); consecutive calls form one batch, up to the next item that is not a call;
 - ``anthropic``: assistant messages whose ``content`` list holds ``{"type": "tool_use", "id", "name", "input"}``
-  blocks; the blocks of one message form one batch;
+  blocks (``server_tool_use`` and ``mcp_tool_use`` blocks too); the blocks of one message form one batch;
 - ``langchain``: ``type: "ai"`` (or ``role: "assistant"``) messages with ``tool_calls`` of ``{"name", "args",
-  "id"}``; the ``{"type", "data"}`` wrapping of ``messages_to_dict`` is unwrapped.
+  "id"}`` (older dumps: OpenAI-shaped calls under ``additional_kwargs.tool_calls``); the ``{"type", "data"}``
+  wrapping of ``messages_to_dict`` is unwrapped.
+
+Every call must carry its arguments field (``arguments``, ``args``, ``input``, or a shell call's ``action``; its
+value, even ``null``, is kept): none of these formats omits it, so a call without it is a misread shape, not a
+call with no arguments.
 
 The container may be a JSON array of messages, a JSON object holding that list under ``messages``, ``history``,
-``output`` or ``input``, or JSON Lines with one message per line. JSON Lines are read one line at a time, so
+``output`` or ``input`` (an object with both ``input`` and ``output`` lists is read as input then output), or
+JSON Lines with one message per line. JSON Lines are read one line at a time, so
 :func:`iter_trace` streams a transcript of any size in steady memory. A ``tool_calls`` list (or an Anthropic
 ``content`` list, or a container list) stored as a *string* is decoded with ``json.loads``, then with
-``ast.literal_eval`` for Python-literal dumps; nothing is ever ``eval``-ed.
+``ast.literal_eval`` for Python-literal dumps (which must hold only what JSON can: string keys, no sets or bytes);
+nothing is ever ``eval``-ed. The source may be a path or an open binary file such as a pipe: the format is told
+from the first lines, without rewinding.
 
 Bad input raises :class:`TraceError` naming ``FILE:LINE`` (JSON Lines or a JSON syntax error) or the message index
 (a JSON document) and what was expected. Nothing is silently dropped: a message that carries tool calls in a
-shape the adapter cannot read is an error, not a skipped turn. A transcript with no tool calls at all is not an
-error; :meth:`Trace.describe` says so.
+shape the adapter cannot read is an error, not a skipped turn (LangChain ``invalid_tool_calls``, Responses call
+items other than the three above, a string ``content`` with ``tool_use`` blocks that does not decode). A
+transcript with no tool calls at all is not an error; :meth:`Trace.describe` says so. A file with no content at
+all (empty, or only blank lines) is an error whatever its suffix: it is more likely a failed export than a
+conversation; an empty list (``[]``) is a conversation with no tool calls.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import os
+import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,8 +103,29 @@ class Batch:
 # -- decoding helpers ---------------------------------------------------------------------------------------------
 
 
+def _not_json(value: Any, at: str = "") -> str | None:
+    """Where and why a Python literal cannot be JSON (a non-string key, a set, bytes...), or None when it can."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"dict key {key!r} of type {type(key).__name__} at {at or 'the top'}"
+            problem = _not_json(item, f"{at}[{key!r}]")
+            if problem:
+                return problem
+        return None
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            problem = _not_json(item, f"{at}[{index}]")
+            if problem:
+                return problem
+        return None
+    return f"a {type(value).__name__} value {value!r:.40} at {at or 'the top'}"
+
+
 def _decode_list(text: str, where: str, what: str) -> list:
-    """Decode a string-encoded list: JSON first, then a Python literal. Never ``eval``."""
+    """Decode a string-encoded list: JSON first, then a Python literal that JSON could hold. Never ``eval``."""
     if not text.strip():
         return []
     try:
@@ -102,6 +138,13 @@ def _decode_list(text: str, where: str, what: str) -> list:
                 f"{where}: {what} is a string that is neither JSON nor a Python literal "
                 f"(expected a list, got {text[:60]!r})"
             ) from None
+        try:
+            problem = _not_json(value)
+        except RecursionError:
+            problem = "nested too deeply"
+        if problem:
+            raise TraceError(f"{where}: {what} is a Python literal that cannot be JSON ({problem}); "
+                             f"expected what a JSON tool call can hold: string keys, no sets, bytes or complex")
     if not isinstance(value, list):
         raise TraceError(f"{where}: {what} decodes to {type(value).__name__}, expected a list")
     return value
@@ -143,17 +186,28 @@ def _unwrap(message: Mapping) -> Mapping:
     return message
 
 
-def _anthropic_blocks(content: Any) -> list | None:
-    """Content blocks, decoding a string-encoded list of blocks; None when the content is plain text."""
+_TOOL_USE_TEXT = re.compile(r"""["']type["']\s*:\s*["'](?:server_|mcp_)?tool_use["']""")
+
+
+def _anthropic_blocks(content: Any, where: str) -> list | None:
+    """Content blocks, decoding a string-encoded list of blocks; None when the content is plain text.
+
+    A string that fails to decode is text, unless it holds a ``tool_use`` block: then it is an error, not a turn
+    with no calls."""
     if isinstance(content, list):
         return content
     if isinstance(content, str) and content.lstrip().startswith("[{"):
         try:
-            blocks = _decode_list(content, "", "content")
-        except TraceError:
+            blocks = _decode_list(content, where, "'content'")
+        except TraceError as exc:
+            if _TOOL_USE_TEXT.search(content):
+                raise TraceError(f"{exc}; it holds tool_use blocks, so it cannot be read as text") from None
             return None  # text that merely looks like a list stays text
         if all(_is_map(b) and "type" in b for b in blocks):
             return blocks
+        if _TOOL_USE_TEXT.search(content):
+            raise TraceError(f"{where}: 'content' decodes to a list with tool_use blocks but not every item is a "
+                             f"block; expected a list of {{'type': ...}} objects")
     return None
 
 
@@ -163,7 +217,7 @@ def _is_user_turn(message: Mapping) -> bool:
         return True
     if message.get("role") != "user" or message.get("type") not in (None, "message"):
         return False
-    blocks = _anthropic_blocks(message.get("content"))
+    blocks = _anthropic_blocks(message.get("content"), "")
     if blocks and all(_is_map(b) and b.get("type") == "tool_result" for b in blocks):
         return False
     return True
@@ -173,49 +227,99 @@ def _is_assistant(message: Mapping) -> bool:
     return message.get("role") in _ASSISTANT_ROLES or message.get("type") in _LANGCHAIN_AI_TYPES
 
 
+_LANGCHAIN_OR_OPENAI = ("expected LangChain's {'name', 'args', 'id'} or OpenAI's "
+                        "{'id', 'type', 'function': {'name', 'arguments'}}")
+_ANTHROPIC_CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+_RESPONSES_CALL_ITEMS = ("function_call", "custom_tool_call", "local_shell_call")
+
+
+def _field(entry: Mapping, key: str, where: str, what: str, expected: str = "") -> Any:
+    """``entry[key]``; a missing key is an error (a call without its arguments field would key as ``None``)."""
+    if key not in entry:
+        found = ", ".join(repr(k) for k in list(entry)[:8]) or "no keys"
+        raise TraceError(f"{where}: {what} has no {key!r} (found {found}){'; ' + expected if expected else ''}")
+    return entry[key]
+
+
+def _openai_entries(entries: list, where: str, prefix: str) -> list:
+    """Calls from OpenAI-shaped ``{"id", "type": "function", "function": {"name", "arguments"}}`` entries."""
+    calls = []
+    for i, entry in enumerate(entries):
+        what = f"{prefix}[{i}]"
+        entry = _entry(entry, where, what, "'function': {'name', 'arguments'}")
+        function = _entry(entry.get("function"), where, f"{what}.function", "'name' and 'arguments'")
+        name = _name(function.get("name"), where, f"{what}.function.name")
+        args = _field(function, "arguments", where, f"{what}.function", "expected 'arguments' (a JSON string)")
+        calls.append({"name": name, "args": args, "id": entry.get("id")})
+    return calls
+
+
+def _responses_item(message: Mapping, kind: str, where: str) -> list:
+    """The call of one Responses ``*_call`` item: function_call, custom_tool_call or local_shell_call."""
+    call_id = message.get("call_id", message.get("id"))
+    if kind == "local_shell_call":  # the built-in shell tool: its 'action' is the argument
+        action = _field(message, "action", where, "local_shell_call", "expected 'action': {'type': 'exec', ...}")
+        return [{"name": "local_shell", "args": action, "id": call_id}]
+    name = _name(message.get("name"), where, f"{kind} 'name'")
+    key = "arguments" if kind == "function_call" else "input"  # custom tools take free text as 'input'
+    return [{"name": name, "args": _field(message, key, where, kind), "id": call_id}]
+
+
 def _read_message(message: Mapping, where: str) -> tuple[str | None, list]:
     """The shape of the tool calls ``message`` carries and the calls, or ``(None, [])`` when it carries none."""
-    if message.get("type") == "function_call":
-        name = _name(message.get("name"), where, "function_call 'name'")
-        call_id = message.get("call_id", message.get("id"))
-        return "openai-responses", [{"name": name, "args": message.get("arguments"), "id": call_id}]
+    kind = message.get("type")
+    if kind in _RESPONSES_CALL_ITEMS:
+        return "openai-responses", _responses_item(message, kind, where)
+    if isinstance(kind, str) and kind.endswith("_call"):
+        raise TraceError(f"{where}: a {kind!r} item is a tool call of a kind not supported; expected one of "
+                         f"{', '.join(_RESPONSES_CALL_ITEMS)}")
 
-    raw = message.get("tool_calls")
-    entries = _as_list(raw, where, "'tool_calls'")
+    invalid = message.get("invalid_tool_calls")
+    if invalid:
+        found = _as_list(invalid, where, "'invalid_tool_calls'")[:3]
+        names = ", ".join(repr(c.get("name")) if _is_map(c) else "?" for c in found)
+        raise TraceError(f"{where}: the message carries invalid_tool_calls ({names}): calls LangChain could not "
+                         f"parse, which DeerFlow's detector never sees; not supported, so the replay cannot say what "
+                         f"the run did (expected only 'tool_calls')")
+
+    entries = _as_list(message.get("tool_calls"), where, "'tool_calls'")
     if entries:
         first = entries[0]
-        shape = "openai-chat" if _is_map(first) and "function" in first else "langchain"
+        if _is_map(first) and "function" in first:
+            return "openai-chat", _openai_entries(entries, where, "tool_calls")
         calls = []
         for i, entry in enumerate(entries):
             what = f"tool_calls[{i}]"
-            if shape == "openai-chat":
-                entry = _entry(entry, where, what, "'function': {'name', 'arguments'}")
-                function = _entry(entry.get("function"), where, f"{what}.function", "'name' and 'arguments'")
-                name = _name(function.get("name"), where, f"{what}.function.name")
-                calls.append({"name": name, "args": function.get("arguments"), "id": entry.get("id")})
-            else:
-                entry = _entry(entry, where, what, "'name', 'args' and 'id'")
-                if "function" in entry:
-                    raise TraceError(f"{where}: {what} is OpenAI-shaped but tool_calls[0] is not; expected one shape")
-                name = _name(entry.get("name"), where, f"{what}.name")
-                calls.append({"name": name, "args": entry.get("args"), "id": entry.get("id")})
-        return shape, calls
+            entry = _entry(entry, where, what, "'name', 'args' and 'id'")
+            if "function" in entry:
+                raise TraceError(f"{where}: {what} is OpenAI-shaped but tool_calls[0] is not; expected one shape")
+            name = _name(entry.get("name"), where, f"{what}.name")
+            args = _field(entry, "args", where, what, _LANGCHAIN_OR_OPENAI)
+            calls.append({"name": name, "args": args, "id": entry.get("id")})
+        return "langchain", calls
 
-    blocks = _anthropic_blocks(message.get("content"))
-    uses = [b for b in blocks or () if _is_map(b) and b.get("type") == "tool_use"]
-    if uses:
+    extra = message.get("additional_kwargs")
+    if _is_map(extra) and extra.get("tool_calls"):  # older LangChain dumps: OpenAI-shaped calls kept here only
+        where_kw = "additional_kwargs.tool_calls"
+        return "langchain", _openai_entries(_as_list(extra["tool_calls"], where, f"'{where_kw}'"), where, where_kw)
+
+    blocks = _anthropic_blocks(message.get("content"), where)
+    if any(_is_map(b) and b.get("type") in _ANTHROPIC_CALL_BLOCKS for b in blocks or ()):
         calls = []
         for i, block in enumerate(blocks):
-            if _is_map(block) and block.get("type") == "tool_use":
-                name = _name(block.get("name"), where, f"content[{i}] (tool_use) 'name'")
-                calls.append({"name": name, "args": block.get("input"), "id": block.get("id")})
+            if _is_map(block) and block.get("type") in _ANTHROPIC_CALL_BLOCKS:
+                what = f"content[{i}] ({block['type']})"
+                name = _name(block.get("name"), where, f"{what} 'name'")
+                args = _field(block, "input", where, what, "expected 'input': {...} (the tool's arguments)")
+                calls.append({"name": name, "args": args, "id": block.get("id")})
         return "anthropic", calls
 
     legacy = message.get("function_call")
     if legacy is not None:
         function = _entry(legacy, where, "'function_call'", "'name' and 'arguments'")
         name = _name(function.get("name"), where, "function_call.name")
-        return "openai-chat", [{"name": name, "args": function.get("arguments"), "id": None}]
+        args = _field(function, "arguments", where, "function_call", "expected 'arguments' (a JSON string)")
+        return "openai-chat", [{"name": name, "args": args, "id": None}]
     return None, []
 
 
@@ -284,6 +388,15 @@ def _container_list(document: Any, source: str) -> tuple[str, list]:
     if isinstance(document, list):
         return "a JSON array", document
     if isinstance(document, Mapping):
+        both = not any(k in document for k in CONTAINER_KEYS[:2]) and "output" in document and "input" in document
+        earlier = document.get("input")
+        if both and (isinstance(earlier, list) or (isinstance(earlier, str) and earlier.lstrip().startswith("["))):
+            # a Responses request and its response saved together: the input items come first
+            items = _as_list(earlier, source, "'input'")
+            later = document["output"]
+            if not isinstance(later, (list, str)):
+                raise TraceError(f"{source}: 'output' must be a list of messages, got {type(later).__name__}")
+            return "a JSON object under 'input' then 'output'", items + _as_list(later, source, "'output'")
         for key in CONTAINER_KEYS:
             if key in document:
                 value = document[key]
@@ -307,6 +420,27 @@ def _looks_like_container(value: Any) -> str | None:
     return None
 
 
+def _parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
+    """``json.loads`` whose every failure is a :class:`TraceError` at ``path:LINE`` (``lineno`` for one line of
+    JSON Lines, else the line inside the document)."""
+    tail = f"; {expected}" if expected else ""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"{path}:{lineno or exc.lineno}"
+        raise TraceError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno}){tail}") from None
+    except RecursionError:
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: JSON nested too deeply{tail}") from None
+    except ValueError as exc:  # not a syntax error: an integer longer than Python converts (sys.get_int_max_str_digits)
+        limit = sys.get_int_max_str_digits()
+        found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+        if found and lineno is None:
+            lineno = text.count("\n", 0, found.start()) + 1
+        what = (f"a number with more than {limit} digits, more than Python reads" if found
+                else f"unreadable JSON ({exc})")
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: {what}{tail}") from None
+
+
 def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
     try:
         text = raw.decode("utf-8")
@@ -314,13 +448,7 @@ def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
         raise TraceError(f"{path}:{lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if lineno == 1:
         text = text.lstrip("\ufeff")
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise TraceError(f"{path}:{lineno}: invalid JSON ({exc.msg} at column {exc.colno}); "
-                         f"expected one message object per line") from None
-    except RecursionError:
-        raise TraceError(f"{path}:{lineno}: JSON nested too deeply; expected one message object per line") from None
+    value = _parse_json(text, path, lineno, "expected one message object per line")
     key = _looks_like_container(value)
     if key:
         raise TraceError(f"{path}:{lineno}: a whole conversation under {key!r} on one line; "
@@ -331,13 +459,20 @@ def _jsonl_line(raw: bytes, path: str, lineno: int) -> Any:
 class TraceStream:
     """A transcript read lazily: iterating yields :class:`Batch` objects as they are parsed.
 
-    JSON Lines are read one line at a time (steady memory for any size); a JSON document is parsed whole. After
-    (or during) iteration, ``format``, ``container``, ``messages``, ``batches`` and ``calls`` describe what was
-    read. A stream can be iterated once.
+    ``source`` is a path or an open binary file (a pipe or standard input works: the format is detected from the
+    first lines without rewinding). JSON Lines are read one line at a time (steady memory for any size); a JSON
+    document is parsed whole. After (or during) iteration, ``format``, ``container``, ``messages``, ``batches``
+    and ``calls`` describe what was read. A stream can be iterated once.
     """
 
-    def __init__(self, path: str | os.PathLike, format: str = "auto") -> None:
-        self.path = os.fspath(path)
+    def __init__(self, source, format: str = "auto") -> None:
+        if hasattr(source, "read"):
+            self._handle = source
+            name = getattr(source, "name", None)
+            self.path = name if isinstance(name, str) else "<stream>"
+        else:
+            self._handle = None
+            self.path = os.fspath(source)
         self.requested = _check_format(format)
         self.container: str | None = None
         self._batcher = _Batcher(format)
@@ -350,57 +485,71 @@ class TraceStream:
     calls = property(lambda self: self._batcher.calls, doc="Tool calls emitted so far.")
     turns = property(lambda self: self._batcher.turn, doc="User messages read so far (each is a new run upstream).")
 
-    def _is_jsonl(self, handle) -> bool:
-        if self.path.lower().endswith(_JSONL_SUFFIXES):
-            return True
-        for raw in handle:
+    def _sniff(self, lines: Iterator[bytes]) -> tuple[bool, list]:
+        """Is it JSON Lines? Reads just enough lines to tell and returns them, so nothing needs rewinding."""
+        head: list = []
+        first = ""
+        for raw in lines:
+            head.append(raw)
             first = raw.decode("utf-8", "replace").lstrip("\ufeff").strip()
-            if not first:
-                continue
-            if first.startswith("["):
-                return False
-            if not first.startswith("{"):
-                raise TraceError(f"{self.path}: expected a JSON array, a JSON object or JSON Lines; "
-                                 f"the file starts with {first[:20]!r}")
-            try:
-                json.loads(first)
-            except (ValueError, RecursionError):
-                return False  # a JSON document spread over several lines
-            # A whole object on the first line: JSON Lines if another line follows, else a one-line JSON document.
-            return any(line.strip() for line in handle)
-        raise TraceError(f"{self.path}: the file is empty; expected JSON or JSON Lines")
+            if first:
+                break
+        if not first:  # the same for every suffix: no content at all is unusable, an empty list is not
+            raise TraceError(f"{self.path}: the file is empty; expected JSON or JSON Lines")
+        if self.path.lower().endswith(_JSONL_SUFFIXES):
+            return True, head
+        if first.startswith("["):
+            return False, head
+        if not first.startswith("{"):
+            raise TraceError(f"{self.path}: expected a JSON array, a JSON object or JSON Lines; "
+                             f"the file starts with {first[:20]!r}")
+        try:
+            json.loads(first)
+        except json.JSONDecodeError as exc:
+            # Cut off at the end of the line: the start of a document spread over several lines. Broken before
+            # the end: a bad first line, which the JSON Lines reader reports as FILE:1.
+            return exc.pos < len(first), head
+        except (ValueError, RecursionError):
+            pass  # a whole line Python cannot hold; the reader reports it where it is
+        # A whole object on the first line: JSON Lines if another line follows, else a one-line JSON document.
+        for raw in lines:
+            head.append(raw)
+            if raw.strip():
+                return True, head
+        return False, head
 
     def __iter__(self) -> Iterator[Batch]:
         if self._started:
             raise RuntimeError("a TraceStream can be iterated only once; call iter_trace() again")
         self._started = True
-        try:
-            handle = open(self.path, "rb")
-        except OSError as exc:
-            raise TraceError(f"{self.path}: cannot read the file ({exc.strerror})") from None
-        with handle:
-            jsonl = self._is_jsonl(handle)
-            handle.seek(0)
-            if jsonl:
-                self.container = "JSON Lines"
-                for lineno, raw in enumerate(handle, 1):
-                    if raw.strip():
-                        yield from self._batcher.feed(f"{self.path}:{lineno}", _jsonl_line(raw, self.path, lineno))
-            else:
-                yield from self._document(handle.read())
+        if self._handle is not None:
+            yield from self._read(self._handle)  # the caller's file: the caller closes it
+        else:
+            try:
+                handle = open(self.path, "rb")
+            except OSError as exc:
+                raise TraceError(f"{self.path}: cannot read the file ({exc.strerror})") from None
+            with handle:
+                yield from self._read(handle)
         yield from self._batcher.flush()
+
+    def _read(self, handle) -> Iterator[Batch]:
+        lines = iter(handle)
+        jsonl, head = self._sniff(lines)
+        if jsonl:
+            self.container = "JSON Lines"
+            for lineno, raw in enumerate(itertools.chain(head, lines), 1):
+                if raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
+                    yield from self._batcher.feed(f"{self.path}:{lineno}", _jsonl_line(raw, self.path, lineno))
+        else:
+            yield from self._document(b"".join(head) + handle.read())
 
     def _document(self, data: bytes) -> Iterator[Batch]:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise TraceError(f"{self.path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-        try:
-            document = json.loads(text)
-        except ValueError as exc:
-            raise TraceError(f"{self.path}:{exc.lineno}: invalid JSON ({exc.msg} at column {exc.colno})") from None
-        except RecursionError:
-            raise TraceError(f"{self.path}: JSON nested too deeply") from None
+        document = _parse_json(text, self.path)
         self.container, messages = _container_list(document, self.path)
         for index, message in enumerate(messages):
             yield from self._batcher.feed(f"{self.path}: message index {index}", message)
@@ -415,8 +564,9 @@ class TraceStream:
                 f"{self.batches} batches, {self.calls} tool calls")
 
 
-def iter_trace(path: str | os.PathLike, format: str = "auto") -> TraceStream:
-    """Stream a transcript's batches without loading it whole (JSON Lines are read line by line).
+def iter_trace(path, format: str = "auto") -> TraceStream:
+    """Stream a transcript's batches without loading it whole (JSON Lines are read line by line). ``path`` may
+    also be an open binary file, such as ``sys.stdin.buffer``; it need not be seekable.
 
     >>> import json, pathlib, tempfile
     >>> line = {"role": "assistant", "tool_calls": [

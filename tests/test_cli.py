@@ -169,3 +169,118 @@ def test_plot_writes_a_png(tmp_path):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out = replay(SMALL_TALK, "--plot", tmp_path / "none.png")
     assert out.returncode == 0 and "no plot was written" in out.stderr and not (tmp_path / "none.png").exists()
+
+
+# -- review fixes (issue 5) ----------------------------------------------------------------------------------------
+
+
+def test_arguments_at_the_wrong_level_exit_2_not_a_false_stop(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps({"role": "assistant", "tool_calls": [
+        {"id": i, "name": "read_file", "arguments": json.dumps({"path": f"src/m{i}.py"})}]}) + "\n" for i in range(6)))
+    out = replay(path)
+    assert out.returncode == 2, out.stdout
+    assert out.stderr.startswith(f"loopkit replay: error: {path}:1: tool_calls[0] has no 'args'")
+
+
+def test_a_huge_integer_exits_2_with_the_line(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text(chat_line(0, "ls", {}) + '{"role": "user", "n": ' + "9" * 5000 + "}\n")
+    out = replay(path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith(f"loopkit replay: error: {path}:2: ")
+
+
+def test_python_literal_args_with_an_int_key_exit_2_with_the_line(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"type":"ai","tool_calls":"[{\'name\': \'bash\', \'args\': {1: \'a\', \'b\': 2}, \'id\': \'1\'}]"}\n')
+    out = replay(path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith(f"loopkit replay: error: {path}:1: ")
+
+
+def test_a_batch_the_detector_cannot_key_is_a_located_error():
+    # in-memory batches skip the adapters' checks; the replay still names the batch instead of crashing
+    from loopkit.cli import stream_replay
+    from loopkit.providers import Batch, TraceError
+
+    batches = [Batch(1, "t.jsonl:4", [{"name": "bash", "args": {1: "a", "b": 2}, "id": "1"}])]
+    with pytest.raises(TraceError, match=r"^t\.jsonl:4: the detector cannot key this batch"):
+        list(stream_replay(batches))
+
+
+@pytest.mark.parametrize("how", ["-", "/dev/stdin"])
+def test_a_pipe_on_stdin_is_replayed(how):
+    if how == "/dev/stdin" and not pathlib.Path("/dev/stdin").exists():
+        pytest.skip("no /dev/stdin")
+    out = subprocess.run([sys.executable, "-m", "loopkit", "replay", how], input=LOOP.read_text(),
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1, out.stderr
+    name = "<stdin>" if how == "-" else how
+    assert out.stdout.splitlines()[-1].startswith(f"{name}: openai-chat (auto-detected) in JSON Lines; 42 messages")
+    document = subprocess.run([sys.executable, "-m", "loopkit", "replay", how], input=PROGRESS.read_text(),
+                              capture_output=True, text=True, timeout=120)
+    assert document.returncode == 0 and "would neither have warned nor stopped" in document.stdout
+
+
+def test_help_mentions_stdin():
+    assert "'-' reads standard input" in replay("--help").stdout
+
+
+def test_plot_with_an_unknown_extension_exits_2_before_replaying(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = replay(LOOP, "--plot", tmp_path / "out.xyz")
+    assert (out.returncode, out.stdout) == (2, "")
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith(f"loopkit replay: error: --plot {tmp_path / 'out.xyz'}: unsupported image format "
+                                 "'.xyz'; expected one of ")
+    assert ".png" in out.stderr
+    out = replay(LOOP, "--plot", tmp_path / "no" / "dir.png")
+    assert out.returncode == 2 and "no such directory" in out.stderr and out.stdout == ""
+
+
+def test_a_reader_that_leaves_early_does_not_change_the_exit_code(tmp_path):
+    # 3000 different bash commands: the frequency layer stops the run at step 2500; --json prints far more than a
+    # pipe holds, and the reader leaves after one line
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(chat_line(i, "bash", {"command": f"echo {i}"}) for i in range(3000)))
+    process = subprocess.Popen([sys.executable, "-m", "loopkit", "replay", str(path), "--json",
+                                "--freq-warn", "2000", "--freq-hard", "2500"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = process.stdout.readline()
+    process.stdout.close()
+    code = process.wait(timeout=120)
+    err = process.stderr.read().decode()
+    process.stderr.close()
+    assert json.loads(first)["step"] == 1
+    assert code == 1 and "Traceback" not in err, err
+
+
+def test_tool_names_are_escaped_for_the_terminal(tmp_path):
+    path = tmp_path / "t.jsonl"
+    names = ["\ud800x", "\x1b[31mred\x1b[0m", "ok\u202e"]
+    # every call different (no hash repeats); each name 6 times, so the frequency layer warns with the name shown
+    lines = "".join(json.dumps({"type": "ai", "tool_calls": [{"name": n, "args": {"k": k}, "id": "1"}]}) + "\n"
+                    for k in range(6) for n in names)
+    path.write_text(lines, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "loopkit", "replay", str(path), "--freq-warn", "3", "--freq-hard", "9"],
+                         capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.decode("ascii")  # nothing but printable ASCII was written
+    assert "\\ud800x" in text and "\\x1b[31mred\\x1b[0m" in text and "ok\\u202e" in text
+    assert "\x1b" not in text
+
+
+def test_call_names_escapes_control_and_surrogate_characters():
+    from loopkit.cli import call_names, display_name
+
+    assert display_name("read_file") == "read_file" and display_name("読む") == "読む"
+    assert display_name("a\x07\nb\ud800") == "a\\x07\\nb\\ud800"
+    assert call_names([{"name": "\x1b]0;hi\x07"}] * 2) == "\\x1b]0;hi\\x07 x2"
+
+
+def test_an_empty_transcript_exits_2_whatever_its_suffix(tmp_path):
+    for name in ("empty.jsonl", "empty.json"):
+        (tmp_path / name).write_text("")
+        out = replay(tmp_path / name)
+        assert out.returncode == 2 and "the file is empty" in out.stderr, (name, out)

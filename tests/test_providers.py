@@ -339,3 +339,186 @@ def test_round_trip_property(batches):
     assert from_anthropic(claude) == want_dict
     assert from_langchain([{"type": "ai", "tool_calls": repr(t and [{"name": n, "args": a, "id": i}
                                                                   for i, n, a in t])} for t in turns]) == want_dict
+
+
+# -- review fixes (issue 5): nothing silently dropped, every error located ----------------------------------------
+
+
+def test_arguments_at_the_wrong_level_is_a_located_error_not_a_silent_none(tmp_path):
+    # "arguments" beside "name" instead of inside "function": read as LangChain, args would be None for all six
+    # calls, which gives six identical keys and a false stop. It must be an error at the first such line.
+    lines = [{"role": "assistant", "tool_calls": [{"id": str(i), "name": "read_file",
+                                                   "arguments": json.dumps({"path": f"src/m{i}.py"})}]}
+             for i in range(6)]
+    path = write(tmp_path, "t.jsonl", as_jsonl(lines))
+    with pytest.raises(TraceError) as info:
+        load_trace(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:1: tool_calls[0] has no 'args'"), message
+    assert "'arguments'" in message and "'function'" in message  # says what it found and what was expected
+
+
+@pytest.mark.parametrize(
+    "message, says",
+    [
+        ({"role": "assistant", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "ls"}}]},
+         "tool_calls[0].function has no 'arguments'"),
+        ({"type": "ai", "tool_calls": [{"name": "ls", "id": "1"}]}, "tool_calls[0] has no 'args'"),
+        ({"role": "assistant", "content": [{"type": "tool_use", "id": "1", "name": "ls"}]},
+         "content[0] (tool_use) has no 'input'"),
+        ({"type": "function_call", "call_id": "1", "name": "ls"}, "function_call has no 'arguments'"),
+        ({"role": "assistant", "function_call": {"name": "ls"}}, "function_call has no 'arguments'"),
+    ],
+)
+def test_a_call_without_its_arguments_field_is_an_error(message, says):
+    with pytest.raises(TraceError, match=r"^messages: message index 0: ") as info:
+        batches_from_messages([message])
+    assert says in str(info.value)
+
+
+def test_null_arguments_are_kept_as_sent():
+    # the field is present: its value (even null) is the provider's, and the detector keys it
+    msgs = [{"type": "ai", "tool_calls": [{"name": "ls", "args": None, "id": "1"}]}]
+    assert batches_from_messages(msgs) == [[{"name": "ls", "args": None, "id": "1"}]]
+
+
+def test_python_literal_args_that_json_cannot_hold_are_a_located_error(tmp_path):
+    path = write(tmp_path, "t.jsonl", '{"role": "user", "content": "x"}\n'
+                 '{"type":"ai","tool_calls":"[{\'name\': \'bash\', \'args\': {1: \'a\', \'b\': 2}, \'id\': \'1\'}]"}\n')
+    with pytest.raises(TraceError) as info:
+        load_trace(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:2: 'tool_calls'"), message
+    assert "key 1" in message and "JSON" in message
+
+
+@pytest.mark.parametrize("value", ["{1, 2}", "b'x'", "1j", "{(1, 2): 3}"])
+def test_python_literals_with_non_json_values_are_rejected(value):
+    text = f"[{{'name': 'bash', 'args': {{'a': {value}}}, 'id': '1'}}]"
+    with pytest.raises(TraceError, match="cannot be JSON"):
+        batches_from_messages([{"type": "ai", "tool_calls": text}])
+
+
+HUGE = "1" * 5000  # more digits than Python converts by default (4300)
+
+
+def test_an_integer_too_long_for_python_is_a_located_error_in_json_lines(tmp_path):
+    path = write(tmp_path, "t.jsonl", '{"role": "user", "content": "x"}\n{"role": "user", "n": ' + HUGE + "}\n")
+    with pytest.raises(TraceError, match=rf"^{path}:2: .*number with more than 4300 digits"):
+        load_trace(path)
+
+
+def test_an_integer_too_long_for_python_is_a_located_error_in_a_json_document(tmp_path):
+    path = write(tmp_path, "t.json", '[\n {"role": "user", "content": "x"},\n {"role": "user", "n": ' + HUGE + "}\n]")
+    with pytest.raises(TraceError, match=rf"^{path}:3: .*number with more than 4300 digits"):
+        load_trace(path)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n  \n"])
+@pytest.mark.parametrize("name", ["t.json", "t.jsonl", "t.txt"])
+def test_an_empty_file_is_unusable_whatever_its_suffix(tmp_path, name, content):
+    path = write(tmp_path, name, content)
+    with pytest.raises(TraceError, match=rf"^{path}: the file is empty; expected JSON or JSON Lines"):
+        load_trace(path)
+
+
+def test_an_empty_container_is_a_trace_without_tool_calls(tmp_path):
+    assert load_trace(write(tmp_path, "t.json", "[]")).describe().endswith("no tool calls in 0 messages in a "
+                                                                          "JSON array; nothing to replay")
+
+
+def test_a_binary_stream_that_cannot_seek_is_read(tmp_path):
+    import io
+
+    class Pipe(io.RawIOBase):  # like a pipe: readable, not seekable
+        def __init__(self, data):
+            self._data = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            return self._data.readinto(buffer)
+
+    chat = as_jsonl(openai_chat()).encode()
+    for data in (chat, as_json(anthropic(), "messages").encode(), json.dumps(langchain()).encode()):
+        stream = iter_trace(io.BufferedReader(Pipe(data)))
+        assert [b.calls for b in stream] in (expected(True), expected(False))
+        assert stream.path == "<stream>"
+
+
+def test_a_suffixless_json_lines_file_with_a_broken_first_line_says_line_1(tmp_path):
+    path = write(tmp_path, "t.txt", '{"role": "user", oops}\n' + as_jsonl(openai_chat()))
+    with pytest.raises(TraceError, match=rf"^{path}:1: invalid JSON"):
+        load_trace(path)
+
+
+def test_a_pretty_printed_object_without_suffix_is_a_document(tmp_path):
+    path = write(tmp_path, "t.txt", as_json(langchain(), "messages"))
+    assert load_trace(path).container == "a JSON object under 'messages'"
+
+
+# -- shapes that used to come out as "no tool calls" ---------------------------------------------------------------
+
+
+def test_langchain_additional_kwargs_tool_calls_are_read():
+    chat_calls = [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": '{"path": "."}'}}]
+    old = {"type": "ai", "content": "", "additional_kwargs": {"tool_calls": chat_calls}}
+    assert batches_from_messages([old]) == [[{"name": "ls", "args": '{"path": "."}', "id": "c1"}]]
+    # when both are present, tool_calls wins and nothing is counted twice
+    both = {"type": "ai", "tool_calls": [{"name": "ls", "args": {"path": "."}, "id": "c1"}],
+            "additional_kwargs": {"tool_calls": chat_calls}}
+    assert batches_from_messages([both]) == [[{"name": "ls", "args": {"path": "."}, "id": "c1"}]]
+
+
+def test_langchain_invalid_tool_calls_are_a_located_error():
+    msg = {"type": "ai", "tool_calls": [], "invalid_tool_calls": [
+        {"name": "bash", "args": "{oops", "id": "1", "error": "bad json", "type": "invalid_tool_call"}]}
+    with pytest.raises(TraceError, match=r"^messages: message index 1: .*invalid_tool_calls.*not supported"):
+        batches_from_messages([{"type": "human", "content": "x"}, msg])
+
+
+def test_anthropic_server_and_mcp_tool_use_blocks_are_calls():
+    msg = {"role": "assistant", "content": [
+        {"type": "text", "text": "Searching."},
+        {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {"query": "loop"}},
+        {"type": "web_search_tool_result", "tool_use_id": "s1", "content": []},
+        {"type": "mcp_tool_use", "id": "m1", "name": "fetch", "server_name": "web", "input": {"url": "x"}},
+        {"type": "tool_use", "id": "t1", "name": "ls", "input": {}}]}
+    assert from_anthropic([msg]) == [[{"name": "web_search", "args": {"query": "loop"}, "id": "s1"},
+                                      {"name": "fetch", "args": {"url": "x"}, "id": "m1"},
+                                      {"name": "ls", "args": {}, "id": "t1"}]]
+
+
+def test_responses_custom_and_local_shell_calls_are_calls():
+    action = {"type": "exec", "command": ["ls", "-la"], "env": {}}
+    items = [{"type": "custom_tool_call", "call_id": "a", "name": "apply_patch", "input": "*** Begin Patch"},
+             {"type": "local_shell_call", "call_id": "b", "id": "ls_1", "action": action, "status": "completed"},
+             {"type": "local_shell_call_output", "call_id": "b", "output": ""},
+             {"type": "function_call", "call_id": "c", "name": "ls", "arguments": "{}"}]
+    assert from_openai_responses(items) == [
+        [{"name": "apply_patch", "args": "*** Begin Patch", "id": "a"},
+         {"name": "local_shell", "args": action, "id": "b"}],
+        [{"name": "ls", "args": "{}", "id": "c"}]]
+
+
+def test_other_responses_call_items_are_a_located_error():
+    items = [{"type": "computer_call", "call_id": "a", "action": {"type": "click"}}]
+    with pytest.raises(TraceError, match=r"^messages: message index 0: a 'computer_call' item .*not supported"):
+        batches_from_messages(items)
+
+
+def test_a_string_content_holding_broken_tool_use_blocks_is_an_error_not_text():
+    content = '[{"type": "tool_use", "id": "t1", "name": "ls", "input": {}}'  # the closing bracket is missing
+    with pytest.raises(TraceError, match=r"^messages: message index 0: 'content' .*tool_use"):
+        batches_from_messages([{"role": "assistant", "content": content}])
+    # text that merely looks like a list, without tool_use, is still text
+    assert batches_from_messages([{"role": "assistant", "content": "[{see below"}]) == []
+
+
+def test_an_object_with_input_and_output_reads_both_in_order(tmp_path):
+    items = openai_responses()
+    path = write(tmp_path, "r.json", json.dumps({"input": items[:5], "output": items[5:]}))
+    trace = load_trace(path)
+    assert trace.batches == expected(True)
+    assert trace.container == "a JSON object under 'input' then 'output'"
