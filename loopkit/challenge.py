@@ -261,6 +261,6 @@ def score(batches: Any, config: DetectorConfig | None = None) -> ChallengeScore:
     DeerFlow caught it. Score: 0.
     Peers that would have caught it: Gemini CLI (stop at step 10), OpenHands (stop at step 4), Roo Code (stop at step 4), Cline (stop at step 5), OpenCode (stop at step 3).
     """
+    batches = _checked(batches)  # read a one-shot iterable once: the checker and every detector see the same steps
     check = check_loop(batches)
-    batches = _checked(batches)
     return ChallengeScore(check, DeerFlow(config).run(batches), tuple(peer.run(batches) for peer in PEERS))

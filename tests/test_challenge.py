@@ -179,3 +179,18 @@ def test_the_sample_sessions():
     assert looping.loops
     honest = check_loop(load_trace(DATA / "coding_progress.anthropic.json").batches)
     assert (honest.wasted, honest.loops) == (0, False)
+
+
+# -- one-shot iterables ------------------------------------------------------------------------------------------
+
+
+def test_a_generator_scores_like_the_list_it_yields():
+    # a one-shot iterable must be read once: the checker and every detector judge the same 12 steps
+    rerun = [[{"name": "bash", "args": {"command": "pytest -x"}}]] * 12
+    result = score(iter(rerun))
+    assert (result.check.steps, result.check.wasted) == (12, 11)
+    assert (result.deerflow.warn_step, result.deerflow.stop_step) == (3, 5)
+    assert not result.evaded and result.points == 0
+    assert str(result) == str(score(rerun))
+    # batches that are themselves one-shot iterables too
+    assert str(score(iter(iter(batch) for batch in rerun))) == str(score(rerun))
