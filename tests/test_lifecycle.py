@@ -267,3 +267,10 @@ def test_queued_placement_always_pairs_and_eager_placement_breaks_exactly_on_war
     delivered = sum(len(s.delivered) for s in queued.steps)
     assert delivered == queued.actions.count("warn")  # every warning reaches the model: the next call drains it
     assert queued.status in ("answered", "stopped") and (queued.status == "stopped") == ("stop" in queued.actions)
+
+
+def test_exercise_6_4_takes_none_written_as_text():
+    from loopkit.exercises.ch06 import q4
+
+    assert q4.verify(None).ok and q4.verify("None").ok and q4.verify(" none ").ok
+    assert not q4.verify("loop_capped").ok and not q4.verify("nothing").ok
