@@ -8,9 +8,15 @@ nothing new:
   ``./src/a.py`` is ``src/a.py``; no ``end_line`` means the whole file);
 - a ``write_file`` of the content the file already has; a ``str_replace`` that changes nothing or repeats an edit
   already made since the last full write (undoing and redoing an edit is going in circles);
-- a ``web_search`` or fetch of a query or URL already looked up (case and spacing do not matter);
-- any other command (``bash``, ``grep``, ``ls``...) run again with the same meaning (quoting and spacing do not
-  matter) while no file has changed since it last ran. Re-running a test after an edit is progress.
+- a web lookup (a ``url``, or a ``query`` to a tool named like ``web_search`` or ``fetch``) already made (case and
+  spacing do not matter): a local edit cannot change what the web says;
+- any other call (``bash``, ``grep``, ``search_code``...) made again with the same meaning (quoting and spacing do
+  not matter) while no file has changed since it last ran. Re-running a test or a code search after an edit is
+  progress.
+
+Reads, writes and edits may name their arguments ``path`` or ``file_path``, ``content`` or ``text``, ``old_str``
+or ``old_string`` (and so on: see ``_ALIASES``). A read with arguments the checker does not know is judged like
+any other call; a write or edit it cannot read is assumed to change the file.
 
 The checker is deliberately conservative: when in doubt, a step counts as progress. A trace *loops* when at least
 :data:`MIN_WASTED` of its steps, and at least half of them, are wasted. :func:`score` then replays it through
@@ -39,9 +45,9 @@ MIN_WASTED = 10
 MAX_STEPS = 200
 MAX_CALLS = 10
 
-_EXTERNAL = ("query", "url")  # lookups of the outside world: a repeat is waste whatever changed locally
+_WEB_TOOLS = ("web", "fetch", "browse", "internet", "http")  # a tool named so, given a query, asks the outside world
 _COMMANDS = ("command", "cmd")
-_PATHS = ("path", "pattern", "glob")
+_PATHS = ("path", "file_path", "pattern", "glob")
 
 
 def _path(value: Any) -> str:
@@ -92,46 +98,111 @@ class _Workspace:
         if fallback is not None:
             args = {"raw": fallback}
         if name == "read_file":
-            path = _path(args.get("path", ""))
-            lo = _line(args.get("start_line"), 1)
-            hi = _line(args.get("end_line"), math.inf)
-            lo, hi = min(lo, hi), max(lo, hi)
-            ranges = self.read.setdefault(path, [])
-            if _covered(ranges, lo, hi):
-                return True, f"lines {_span(lo, hi)} of {path} were already read"
-            ranges.append((lo, hi))
-            return False, f"new lines {_span(lo, hi)} of {path}"
-        if name == "write_file":
-            path, content = _path(args.get("path", "")), canonical_json(args.get("content"))
-            if self.content.get(path) == content and not self.edits.get(path):
-                return True, f"{path} already has this content"
-            self.content[path], self.edits[path] = content, set()
-            self._changed(path)
-            return False, f"wrote {path}"
-        if name == "str_replace":
-            path = _path(args.get("path", ""))
-            edit = (canonical_json(args.get("old_str")), canonical_json(args.get("new_str")))
-            if edit[0] == edit[1]:
-                return True, f"the edit of {path} changes nothing"
-            done = self.edits.setdefault(path, set())
-            if edit in done:
-                return True, f"this edit of {path} was already made"
-            done.add(edit)
-            self._changed(path)
-            return False, f"edited {path}"
-        for field in _EXTERNAL:
-            if args.get(field) is not None:
-                key = f"{name}:{field}:{_lookup(args[field])}"
-                if key in self.looked_up:
-                    return True, f"{name} {args[field]!r} was already looked up"
-                self.looked_up.add(key)
-                return False, f"new {name} lookup"
+            read = _fields(args, _READ)
+            if read is not None and "path" in read:
+                return self._read(_path(read["path"]), read.get("start_line"), read.get("end_line"))
+        elif name == "write_file":
+            write = _fields(args, _WRITE)
+            if write is not None and {"path", "content"} <= write.keys():
+                return self._write(_path(write["path"]), canonical_json(write["content"]))
+            return self._unknown_change(name, args)
+        elif name == "str_replace":
+            edit = _fields(args, _EDIT)
+            if edit is not None and {"path", "old", "new"} <= edit.keys():
+                return self._edit(_path(edit["path"]), canonical_json(edit["old"]), canonical_json(edit["new"]))
+            return self._unknown_change(name, args)
+        elif _is_external(name, args):
+            field = "url" if args.get("url") is not None else "query"
+            key = f"{name}:{field}:{_lookup(args[field])}"
+            if key in self.looked_up:
+                return True, f"{name} {args[field]!r} was already looked up"
+            self.looked_up.add(key)
+            return False, f"new {name} lookup"
+        return self._run(name, args)
+
+    def _read(self, path: str, start: Any, end: Any) -> tuple[bool, str]:
+        lo, hi = _line(start, 1), _line(end, math.inf)
+        lo, hi = min(lo, hi), max(lo, hi)
+        ranges = self.read.setdefault(path, [])
+        if _covered(ranges, lo, hi):
+            return True, f"lines {_span(lo, hi)} of {path} were already read"
+        ranges.append((lo, hi))
+        return False, f"new lines {_span(lo, hi)} of {path}"
+
+    def _write(self, path: str, content: str) -> tuple[bool, str]:
+        if self.content.get(path) == content and not self.edits.get(path):
+            return True, f"{path} already has this content"
+        self.content[path], self.edits[path] = content, set()
+        self._changed(path)
+        return False, f"wrote {path}"
+
+    def _edit(self, path: str, old: str, new: str) -> tuple[bool, str]:
+        if old == new:
+            return True, f"the edit of {path} changes nothing"
+        done = self.edits.setdefault(path, set())
+        if (old, new) in done:
+            return True, f"this edit of {path} was already made"
+        done.add((old, new))
+        self._changed(path)
+        return False, f"edited {path}"
+
+    def _unknown_change(self, name: str, args: dict) -> tuple[bool, str]:
+        """A write or edit whose arguments the checker cannot read: assume it changed something (progress)."""
+        for alias in _ALIASES["path"]:
+            if args.get(alias) is not None:
+                path = _path(args[alias])
+                self.content.pop(path, None)
+                self.edits.pop(path, None)
+                self._changed(path)
+                return False, f"{name} with arguments the checker cannot read: assumed to change {path}"
+        self.version += 1
+        self.read.clear()  # which file changed is unknown, so no read is known to be current
+        return False, f"{name} with arguments the checker cannot read: assumed to change a file"
+
+    def _run(self, name: str, args: dict) -> tuple[bool, str]:
         key = _command_key(name, args)
         before = self.ran.get(key)
         if before == self.version:
             return True, f"{name} ran with the same meaning and nothing changed since"
         self.ran[key] = self.version
         return False, f"ran {name}" + (" again after a change" if before is not None else "")
+
+
+#: The argument names the checker reads, per meaning: the first of each tuple that a call uses counts.
+_ALIASES = {
+    "path": ("path", "file_path", "filename"),
+    "content": ("content", "text", "contents", "file_text"),
+    "old": ("old_str", "old_string"),
+    "new": ("new_str", "new_string"),
+    "start_line": ("start_line",),
+    "end_line": ("end_line",),
+}
+_READ = ("path", "start_line", "end_line")
+_WRITE = ("path", "content")
+_EDIT = ("path", "old", "new")
+
+
+def _fields(args: dict, meanings: tuple) -> dict | None:
+    """``args`` renamed to ``meanings`` (aliases allowed), or ``None`` when the shape is unknown: an argument the
+    checker does not know, or two names for one meaning. Arguments set to ``None`` are ignored."""
+    names = {alias: meaning for meaning in meanings for alias in _ALIASES[meaning]}
+    out: dict = {}
+    for arg, value in args.items():
+        if value is None:
+            continue
+        meaning = names.get(arg)
+        if meaning is None or meaning in out:
+            return None
+        out[meaning] = value
+    return out
+
+
+def _is_external(name: str, args: dict) -> bool:
+    """A lookup of the outside world (a URL, or a query to a web tool): local edits cannot change its answer."""
+    if args.get("url") is not None:
+        return True
+    folded = name.casefold()
+    return args.get("query") is not None and any(word in folded for word in _WEB_TOOLS)
 
 
 def _command_key(name: str, args: dict) -> str:
@@ -261,6 +332,6 @@ def score(batches: Any, config: DetectorConfig | None = None) -> ChallengeScore:
     DeerFlow caught it. Score: 0.
     Peers that would have caught it: Gemini CLI (stop at step 10), OpenHands (stop at step 4), Roo Code (stop at step 4), Cline (stop at step 5), OpenCode (stop at step 3).
     """
+    batches = _checked(batches)  # read a one-shot iterable once: the checker and every detector see the same steps
     check = check_loop(batches)
-    batches = _checked(batches)
     return ChallengeScore(check, DeerFlow(config).run(batches), tuple(peer.run(batches) for peer in PEERS))

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .detector import Decision, LoopDetector
+from .normalize import normalize_args
 from .patterns import as_batches
 
 __all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "check_pairing", "format_messages", "default_tool"]
@@ -36,12 +37,40 @@ FINAL_ANSWER = "Here is my answer, based on what the tools returned."
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:
-    """The simulated tool: a short, deterministic result naming the call.
+    """The simulated tool: a short, deterministic result naming the call (values JSON cannot hold as ``str()``).
 
-    >>> default_tool("bash", {"command": "pytest"})
-    'bash done: {"command": "pytest"}'
+    >>> default_tool("bash", {"command": "pytest", "env": {1}})
+    'bash done: {"command": "pytest", "env": "{1}"}'
     """
-    return f"{name} done: {json.dumps(dict(args), sort_keys=True)}"
+    return f"{name} done: {_to_json(dict(args), sort_keys=True)}"
+
+
+def _to_json(value: Any, *, sort_keys: bool = False) -> str:
+    """JSON text for ``value`` that never raises: ``str()`` for what JSON cannot hold, ``repr`` as a last resort
+    (circular values, keys that cannot be sorted)."""
+    try:
+        return json.dumps(value, sort_keys=sort_keys, default=str)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _arguments(args: Any) -> str:
+    """The ``arguments`` string of an OpenAI-style tool call: a string is already that (as a provider sent it)."""
+    return args if isinstance(args, str) else _to_json(args)
+
+
+def _checked_script(script: Any) -> list:
+    """The script as a list of batches, every call a mapping with a string ``name``; errors name turn and call."""
+    batches = as_batches(script)
+    for turn, batch in enumerate(batches, 1):
+        for index, call in enumerate(batch):
+            if not isinstance(call, Mapping):
+                raise TypeError(f"script turn {turn}, call {index} must be a mapping with 'name' and 'args', "
+                                f"got {type(call).__name__}")
+            if not isinstance(call.get("name", ""), str):
+                raise TypeError(f"script turn {turn}, call {index} needs a string 'name', "
+                                f"got {type(call.get('name')).__name__}")
+    return batches
 
 
 @dataclass(frozen=True)
@@ -133,7 +162,7 @@ class AgentLoop:
         """Begin a run: the user's ``task`` joins the thread, and ``script`` will play the model."""
         if not isinstance(task, str):
             raise TypeError(f"task must be a string, got {type(task).__name__}")
-        batches = as_batches(script)
+        batches = _checked_script(script)  # before anything changes: a bad call is named, no state is touched
         messages = self.messages(thread_id)
         first = len(messages)
         messages.append({"role": "user", "content": task})
@@ -164,7 +193,7 @@ class AgentLoop:
             self._calls += 1
             tool_calls.append({"id": f"call_{self._calls}", "type": "function",
                                "function": {"name": call.get("name", ""),
-                                            "arguments": json.dumps(call.get("args", {}), default=str)}})
+                                            "arguments": _arguments(call.get("args", {}))}})
         assistant = {"role": "assistant", "content": "", "tool_calls": tool_calls}
         messages.append(assistant)
         decision = self.detector.observe(calls, thread_id=run.thread_id, run_id=run.run_id)
@@ -209,12 +238,15 @@ class AgentLoop:
 
     # -- helpers -------------------------------------------------------------------------------------------------
     def _answer(self, call: Mapping[str, Any]) -> str:
+        """Run the call's tool on its arguments, parsed as the detector reads them (a JSON string becomes a dict;
+        other text is passed as sent)."""
         name = call.get("name", "")
-        args = call.get("args", {})
+        raw = call.get("args", {})
+        args, fallback = normalize_args(raw)
         tool = self._tools.get(name)
         if tool is None:
-            return default_tool(name, args if isinstance(args, Mapping) else {"raw": args})
-        return str(tool(args))
+            return default_tool(name, args) if fallback is None else f"{name} done: {fallback}"
+        return str(tool(args if fallback is None else raw))
 
     def _record(self, run: Run, turn: int, calls: Iterable, decision: Decision | None, delivered: tuple,
                 outcome: str) -> Step:
@@ -228,7 +260,8 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
     """The first violation of OpenAI-style call/result pairing in ``messages``, or ``None`` if there is none.
 
     The rule: an assistant message with ``tool_calls`` must be followed at once by one ``tool`` message per call
-    id, before any other message; every ``tool`` message must answer an open call.
+    id, before any other message; every ``tool`` message must answer an open call. A call without a non-empty
+    string ``id`` can never be answered, so it is a violation too.
 
     >>> call = {"role": "assistant", "content": "", "tool_calls": [{"id": "c1"}]}
     >>> check_pairing([call, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]) is None
@@ -257,7 +290,14 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
             return (f"message {index} ({role}) comes before the result{'s' if len(open_ids) > 1 else ''} of "
                     f"{waiting}, requested by message {opened_by}")
         if role == "assistant" and message.get("tool_calls"):
-            open_ids = [request.get("id") for request in message["tool_calls"]]
+            for k, request in enumerate(message["tool_calls"]):
+                if not isinstance(request, Mapping):
+                    return (f"message {index} (assistant): tool call {k} is a {type(request).__name__}; "
+                            "expected a mapping with an 'id'")
+                if not isinstance(request.get("id"), str) or not request.get("id"):
+                    return (f"message {index} (assistant): tool call {k} has id {request.get('id')!r}; "
+                            "expected a non-empty string id")
+            open_ids = [request["id"] for request in message["tool_calls"]]
             opened_by = index
     if open_ids:
         return f"{', '.join(open_ids)} of message {opened_by} never got a result"

@@ -376,14 +376,17 @@ def _checked(batches: Any) -> list:
 
 def _pattern_items(patterns: Any) -> list[tuple[str, list, str | None]]:
     """``(name, batches, label)`` from a mapping of name to batches (or to an object with ``batches``) or from an
-    iterable of objects with ``name`` and ``batches``; the label comes from a ``label`` attribute if present."""
+    iterable of objects with ``name`` and ``batches``; the label comes from a ``label`` attribute if present.
+    Each pattern's batches are validated and read into a list once, so a generator works like a list."""
 
     def unpack(name, value):
         if hasattr(value, "batches"):
-            return str(name), value.batches, getattr(value, "label", None)
-        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], (str, type(None))):
-            return str(name), value[0], value[1]
-        return str(name), value, None
+            batches, label = value.batches, getattr(value, "label", None)
+        elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], (str, type(None))):
+            batches, label = value
+        else:
+            batches, label = value, None
+        return str(name), _checked(batches), label  # read once, here: every detector replays the same list
 
     if isinstance(patterns, Mapping):
         return [unpack(name, value) for name, value in patterns.items()]

@@ -113,16 +113,28 @@ def verdict(df) -> str:
     return "stop" if first_stop is not None else "warn" if first_warn is not None else "ok"
 
 
-def pattern_table(config: DetectorConfig | None = None, names: Iterable[str] | None = None):
+def pattern_table(config: DetectorConfig | None = None, names: str | Iterable[str] | None = None):
     """One row per pattern: its label, the detector's first warn and stop steps, and whether they agree.
 
     The detector *agrees* with the human label when it flags (warns or stops) exactly the traces labelled
-    ``"loop"``: a warning on progress is a false alarm, silence on a loop is a miss.
+    ``"loop"``: a warning on progress is a false alarm, silence on a loop is a miss. ``names`` picks patterns
+    (all by default; a single name is one pattern).
+
+    >>> table = pattern_table(names="exact_repeat")
+    >>> print(table[["pattern", "first_warn", "first_stop", "agrees"]].to_string(index=False))
+         pattern  first_warn  first_stop  agrees
+    exact_repeat           3           5    True
     """
     import pandas as pd
 
+    if names is None:
+        names = list(PATTERNS)
+    elif isinstance(names, str):
+        names = [names]  # one pattern, not its letters
+    elif not isinstance(names, Iterable):
+        raise TypeError(f"names must be a pattern name or a list of pattern names, got {type(names).__name__}")
     rows = []
-    for name in names if names is not None else PATTERNS:
+    for name in names:
         pattern = PATTERNS[name] if isinstance(name, str) and name in PATTERNS else None
         if pattern is None:
             raise KeyError(f"no pattern named {name!r}; expected one of {', '.join(PATTERNS)}")

@@ -86,6 +86,54 @@ def test_lookups_repeat_regardless_of_local_changes():
     assert wasted_steps(trace) == [3, 5]
 
 
+def test_local_lookups_repeated_after_a_change_are_progress():
+    # a query to a local tool (a code search) is re-run like a command: after an edit it may find something new
+    trace = steps(
+        c("search_code", query="TODO"),  # 1 new
+        c("search_code", query="TODO"),  # 2 wasted: nothing changed
+        c("write_file", path="a.py", content="# TODO: x"),  # 3 change
+        c("search_code", query="TODO"),  # 4 progress: a file changed since step 1
+        c("search_code", query="TODO"),  # 5 wasted
+        c("search_code", query="todo"),  # 6 progress: a code search may be case-sensitive
+    )
+    assert wasted_steps(trace) == [2, 5]
+    assert "again after a change" in check_loop(trace).reasons[3][2]
+
+
+def test_writes_and_edits_with_common_key_aliases():
+    trace = steps(*[c("write_file", file_path=f"src/m{i}.py", text=f"v{i}") for i in range(12)])
+    assert wasted_steps(trace) == []  # twelve different files: honest progress
+    trace = steps(
+        c("write_file", file_path="a.py", text="v1"),  # 1 new
+        c("write_file", path="./a.py", contents="v1"),  # 2 wasted: same file, same content
+        c("str_replace", file_path="a.py", old_string="v1", new_string="v2"),  # 3 change
+        c("str_replace", path="a.py", old_str="v1", new_str="v2"),  # 4 wasted: the same edit again
+        c("str_replace", path="a.py", old_string="v2", new_string="v2"),  # 5 wasted: changes nothing
+        c("read_file", file_path="a.py"),  # 6 new
+        c("read_file", path="a.py", start_line=3, end_line=9),  # 7 wasted: the whole file was read
+    )
+    assert wasted_steps(trace) == [2, 4, 5, 7]
+
+
+def test_unknown_shapes_count_as_progress():
+    trace = steps(
+        c("str_replace", path="a.py", old="x", new="y"),  # 1 progress: which text changes is unknown
+        c("str_replace", path="a.py", old="x", new="y"),  # 2 progress: unknown, so maybe a change
+        c("write_file", path="b.py"),  # 3 progress: no content
+        c("write_file", content="z"),  # 4 progress: no path
+        c("write_file", path="a.py", content="z", mode="a"),  # 5 progress: an unknown option (append?)
+        c("write_file", path="a.py", content="z", mode="a"),  # 6 progress
+        c("read_file", path="a.py", offset=1, limit=50),  # 7 progress: an unknown range
+        c("read_file", path="a.py", offset=51, limit=50),  # 8 progress: a different unknown range
+        c("read_file", path="a.py", offset=51, limit=50),  # 9 wasted: the very same read, nothing changed
+        c("read_file", file="a.py"),  # 10 progress: no path we know
+        c("bash", command="pytest"),  # 11 new
+        c("str_replace", path="a.py", old="x", new="y"),  # 12 an unknown edit counts as a change...
+        c("bash", command="pytest"),  # 13 ...so re-running the test is progress
+    )
+    assert wasted_steps(trace) == [9]
+
+
 def test_a_step_is_wasted_only_if_every_call_in_it_is():
     trace = [[c("ls", path=".")], [c("ls", path="."), c("read_file", path="a.py")], [c("ls", path="."), c("read_file", path="a.py")]]
     assert wasted_steps(trace) == [3]
@@ -179,3 +227,18 @@ def test_the_sample_sessions():
     assert looping.loops
     honest = check_loop(load_trace(DATA / "coding_progress.anthropic.json").batches)
     assert (honest.wasted, honest.loops) == (0, False)
+
+
+# -- one-shot iterables ------------------------------------------------------------------------------------------
+
+
+def test_a_generator_scores_like_the_list_it_yields():
+    # a one-shot iterable must be read once: the checker and every detector judge the same 12 steps
+    rerun = [[{"name": "bash", "args": {"command": "pytest -x"}}]] * 12
+    result = score(iter(rerun))
+    assert (result.check.steps, result.check.wasted) == (12, 11)
+    assert (result.deerflow.warn_step, result.deerflow.stop_step) == (3, 5)
+    assert not result.evaded and result.points == 0
+    assert str(result) == str(score(rerun))
+    # batches that are themselves one-shot iterables too
+    assert str(score(iter(iter(batch) for batch in rerun))) == str(score(rerun))

@@ -150,6 +150,45 @@ def test_bad_arguments_are_named():
         loop.step("r1")
 
 
+
+def test_openai_string_arguments_pass_through_as_sent():
+    # what load_trace gives for an openai-chat or Responses transcript: the arguments are a JSON string
+    loop = AgentLoop(LoopDetector())
+    run = loop.run([[{"name": "bash", "args": '{"command": "ls"}', "id": "call_9"}]])
+    request = run.messages[1]["tool_calls"][0]
+    assert request["function"] == {"name": "bash", "arguments": '{"command": "ls"}'}
+    assert run.messages[2]["content"] == 'bash done: {"command": "ls"}'  # the tool reads the parsed arguments
+    # a dict is encoded once; text that is not a JSON object is passed through and answered as sent
+    run = loop.run([[call("grep", pattern="x")], [{"name": "bash", "args": "ls -la"}]], run_id="r2")
+    assert run.own_messages[1]["tool_calls"][0]["function"]["arguments"] == '{"pattern": "x"}'
+    assert run.own_messages[3]["tool_calls"][0]["function"]["arguments"] == "ls -la"
+    assert run.own_messages[4]["content"] == "bash done: ls -la"
+
+
+def test_a_tool_function_gets_the_parsed_arguments():
+    loop = AgentLoop(tools={"bash": lambda args: f"$ {args['command']}"})
+    assert loop.run([[{"name": "bash", "args": '{"command": "make"}'}]]).messages[2]["content"] == "$ make"
+
+
+def test_arguments_json_cannot_hold_are_answered_not_raised():
+    loop = AgentLoop(LoopDetector())
+    run = loop.run([[call("bash", command="ls", env={1})]])
+    assert run.status == "answered" and check_pairing(run.messages) is None
+    assert run.messages[2]["content"] == 'bash done: {"command": "ls", "env": "{1}"}'
+
+
+@pytest.mark.parametrize("script, says", [
+    ([["bash"]], r"script turn 1, call 0 must be a mapping with 'name' and 'args', got str"),
+    ([A, [A[0], 42]], r"script turn 2, call 1 must be a mapping with 'name' and 'args', got int"),
+    ([[{"name": 7, "args": {}}]], r"script turn 1, call 0 needs a string 'name', got int"),
+])
+def test_bad_calls_are_named_before_anything_changes(script, says):
+    detector = LoopDetector()
+    loop = AgentLoop(detector)
+    with pytest.raises(TypeError, match=says):
+        loop.run(script)
+    assert loop.messages() == [] and detector.scopes == [] and loop.pending == {}
+
 # -- check_pairing -----------------------------------------------------------------------------------------------
 def asks(*ids, index_content=""):
     return {"role": "assistant", "content": index_content, "tool_calls": [{"id": i} for i in ids]}
@@ -169,6 +208,12 @@ def result(i):
     ([asks("a"), result("a"), result("a")], "message 2 (tool) answers a, which no open assistant message requested"),
     ([asks("a", "b"), result("a")], "b of message 0 never got a result"),
     ([{"role": "assistant", "content": "final"}], None),
+    ([asks(7), result(7)], "message 0 (assistant): tool call 0 has id 7; expected a non-empty string id"),
+    ([{"role": "assistant", "tool_calls": [{"type": "function"}]}],
+     "message 0 (assistant): tool call 0 has id None; expected a non-empty string id"),
+    ([asks("a", ""), result("a")], "message 0 (assistant): tool call 1 has id ''; expected a non-empty string id"),
+    ([{"role": "assistant", "tool_calls": ["c1"]}],
+     "message 0 (assistant): tool call 0 is a str; expected a mapping with an 'id'"),
 ])
 def test_check_pairing_reports_the_first_violation(messages, expected):
     assert check_pairing(messages) == expected
@@ -222,3 +267,10 @@ def test_queued_placement_always_pairs_and_eager_placement_breaks_exactly_on_war
     delivered = sum(len(s.delivered) for s in queued.steps)
     assert delivered == queued.actions.count("warn")  # every warning reaches the model: the next call drains it
     assert queued.status in ("answered", "stopped") and (queued.status == "stopped") == ("stop" in queued.actions)
+
+
+def test_exercise_6_4_takes_none_written_as_text():
+    from loopkit.exercises.ch06 import q4
+
+    assert q4.verify(None).ok and q4.verify("None").ok and q4.verify(" none ").ok
+    assert not q4.verify("loop_capped").ok and not q4.verify("nothing").ok

@@ -284,3 +284,14 @@ def test_deerflow_column_on_contrasting_patterns():
     verdicts = dict(zip(df["pattern"], df["verdict"]))
     assert verdicts["identical_in_batch"] == "missed (false negative)"
     assert verdicts["read_burst"] == "false alarm (false positive)"
+
+
+def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
+    loop = [[A]] * 6
+    df = compare({"g": (batch for batch in loop)}, [DeerFlow(), RooCode(), Cline()])
+    assert dict(zip(df["detector"], df["cell"])) == {"DeerFlow": "warn 3, stop 5", "Roo Code": "stop 4",
+                                                     "Cline": "warn 3, stop 5"}
+    df = compare({"g": ((batch for batch in loop), "loop")}, [RooCode(), OpenCode()])
+    assert df["cell"].tolist() == ["stop 4", "stop 3"] and df["verdict"].tolist() == ["caught", "caught"]
+    with pytest.raises(TypeError, match="batch 2 must be a list of call mappings"):
+        compare({"bad": iter([[A], A])}, [RooCode()])

@@ -153,3 +153,12 @@ def test_pattern_table_with_a_bash_override_and_a_subset():
     assert table["detector"].tolist() == ["ok", "stop"] and table["agrees"].tolist() == [True, True]
     with pytest.raises(KeyError, match="no pattern named 'nope'"):
         trace.pattern_table(names=["nope"])
+
+
+def test_pattern_table_takes_one_name_as_a_string():
+    table = trace.pattern_table(names="exact_repeat")
+    assert table["pattern"].tolist() == ["exact_repeat"] and table["first_stop"].tolist() == [5]
+    with pytest.raises(KeyError, match="no pattern named 'exact'"):
+        trace.pattern_table(names="exact")
+    with pytest.raises(TypeError, match="names must be a pattern name or a list of pattern names, got int"):
+        trace.pattern_table(names=3)

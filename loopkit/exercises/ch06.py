@@ -41,7 +41,8 @@ q4 = Question(
     "6.4",
     "1001 runs were stopped and nobody consumed a reason. What does consume_stop_reason(first run) return?",
     checker=equals(None, why="Stop reasons live in a FIFO dict of 1000: the 1001st stop evicted the oldest, "
-                             "so the first run's reason is gone."),
+                             "so the first run's reason is gone.",
+                   normalize=lambda a: None if isinstance(a, str) and a.strip().casefold() == "none" else a),
     solution=None,
     hint="How many stop reasons does the detector keep, and which one goes first when it is full?",
     wrong=["loop_capped", 1000, 1],
