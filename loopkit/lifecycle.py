@@ -17,13 +17,12 @@ Messages use the OpenAI chat shape (``role``, ``content``, ``tool_calls``, ``too
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .detector import Decision, LoopDetector
-from .normalize import normalize_args
+from .normalize import display_json, normalize_args
 from .patterns import as_batches
 
 __all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "check_pairing", "format_messages", "default_tool"]
@@ -42,21 +41,12 @@ def default_tool(name: str, args: Mapping[str, Any]) -> str:
     >>> default_tool("bash", {"command": "pytest", "env": {1}})
     'bash done: {"command": "pytest", "env": "{1}"}'
     """
-    return f"{name} done: {_to_json(dict(args), sort_keys=True)}"
-
-
-def _to_json(value: Any, *, sort_keys: bool = False) -> str:
-    """JSON text for ``value`` that never raises: ``str()`` for what JSON cannot hold, ``repr`` as a last resort
-    (circular values, keys that cannot be sorted)."""
-    try:
-        return json.dumps(value, sort_keys=sort_keys, default=str)
-    except (TypeError, ValueError):
-        return repr(value)
+    return f"{name} done: {display_json(dict(args), sort_keys=True)}"
 
 
 def _arguments(args: Any) -> str:
     """The ``arguments`` string of an OpenAI-style tool call: a string is already that (as a provider sent it)."""
-    return args if isinstance(args, str) else _to_json(args)
+    return args if isinstance(args, str) else display_json(args)
 
 
 def _checked_script(script: Any) -> list:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["normalize_args", "canonical_json"]
+__all__ = ["normalize_args", "canonical_json", "display_json"]
 
 # One encoder, built once. ``json.dumps(x, sort_keys=True, default=str)`` builds an equivalent encoder on every
 # call; reusing it gives byte-identical text and is measurably faster (see benchmarks/).
@@ -58,6 +58,21 @@ def canonical_json(value: Any) -> str:
         except Exception:
             pass  # circular, unsortable, a raising __str__...: let the full encoder raise its own error
     return _ENCODER.encode(value)
+
+
+def display_json(value: Any, *, sort_keys: bool = False) -> str:
+    """JSON text for showing or comparing ``value`` outside the detector's keys; never raises.
+
+    ``str()`` stands in for what JSON cannot hold, and ``repr`` for values JSON cannot encode at all (circular
+    values, keys that cannot be sorted).
+
+    >>> display_json({"b": 1, "a": {1, 2}}, sort_keys=True)
+    '{"a": "{1, 2}", "b": 1}'
+    """
+    try:
+        return json.dumps(value, sort_keys=sort_keys, default=str)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _describe_unserializable(value: Any) -> str:

@@ -28,14 +28,13 @@ OpenHands only); the other models skip it.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .detector import DetectorConfig, LoopDetector
-from .normalize import normalize_args
+from .normalize import display_json, normalize_args
 
 __all__ = [
     "PeerResult",
@@ -79,21 +78,14 @@ def _args_value(raw: Any) -> Any:
     return args if fallback is None else fallback
 
 
-def _json(value: Any, *, sort_keys: bool) -> str:
-    try:
-        return json.dumps(value, sort_keys=sort_keys, default=str)
-    except (TypeError, ValueError):  # unsortable mixed keys, circular values: still a deterministic key
-        return repr(value)
-
-
 def ordered_key(call: Mapping) -> str:
     """Name plus JSON arguments in the order they were sent: ``{"a":1,"b":2}`` and ``{"b":2,"a":1}`` differ."""
-    return f"{call.get('name', '')}:{_json(_args_value(call.get('args')), sort_keys=False)}"
+    return f"{call.get('name', '')}:{display_json(_args_value(call.get('args')), sort_keys=False)}"
 
 
 def sorted_key(call: Mapping) -> str:
     """Name plus JSON arguments with sorted keys: key order does not matter."""
-    return f"{call.get('name', '')}:{_json(_args_value(call.get('args')), sort_keys=True)}"
+    return f"{call.get('name', '')}:{display_json(_args_value(call.get('args')), sort_keys=True)}"
 
 
 def _is_message(entry: Mapping) -> bool:
@@ -215,7 +207,7 @@ class OpenHands(PeerModel):
             events.append(("message", str(entry.get("message")), None, False))
         else:
             observation = entry.get("observation", entry.get("result"))
-            seen = None if observation is None else _json(observation, sort_keys=True)
+            seen = None if observation is None else display_json(observation, sort_keys=True)
             events.append(("call", sorted_key(entry), seen, bool(entry.get("error"))))
         return "stop" if self._stuck(list(events)) else None
 
