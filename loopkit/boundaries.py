@@ -242,12 +242,18 @@ def assemble_context(instructions: str, items: Iterable[tuple[str, str]]) -> lis
 #: Keys only the server may set: who the user is, which sandbox the run holds, the run's trace, its sequence number.
 SERVER_OWNED_KEYS = ("user_id", "sandbox_lease", "run_trace", "sequence_number")
 
-#: Keys starting with this (after normalization) are internal to the server and server-owned as well.
+#: Keys starting with this (after NFKC normalization and trimming) are internal to the server and server-owned as well.
 INTERNAL_PREFIX = "_"
 
 
 def _canonical_key(key: str) -> str:
-    return unicodedata.normalize("NFKC", key).strip().casefold().replace("-", "_").replace(" ", "_")
+    # NFKC folds fullwidth and other compatibility forms; keeping only letters and digits, case-folded, makes
+    # user_id, user-id, user.id, "user id", userId, UserID and USERID one and the same key.
+    return "".join(char for char in unicodedata.normalize("NFKC", key).casefold() if char.isalnum())
+
+
+def _is_internal(key: str) -> bool:
+    return unicodedata.normalize("NFKC", key).strip().startswith(INTERNAL_PREFIX)
 
 
 def strip_server_owned(
@@ -258,39 +264,38 @@ def strip_server_owned(
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Remove client-supplied copies of server-owned keys; return ``(cleaned, removed_keys)``.
 
-    Policy: keys are compared after NFKC normalization, trimming, case-folding and turning ``-`` and spaces into
-    ``_``, so
-    ``"User-Id"`` is a copy of ``user_id``; every key starting with ``_`` is internal, hence server-owned too.
+    Policy: keys are compared by their letters and digits alone, after NFKC normalization and case-folding, so
+    ``"User-Id"``, ``"userId"``, ``"USER.ID"`` and ``"ｕｓｅｒ_ｉｄ"`` are all copies of ``user_id`` (while
+    ``user_id_note`` is another key); every key starting with ``_`` is internal, hence server-owned too.
     ``removed_keys`` lists the client's spellings in input order. ``server_values`` (keys from ``server_keys``) are
-    then written under their canonical names: the server's value overwrites the client's. Only top-level keys are
-    examined; the input is never modified.
+    then written under their names as ``server_keys`` spells them: the server's value overwrites the client's. Only
+    top-level keys are examined; the input is never modified.
 
-    >>> strip_server_owned({"topic": "x", "User-Id": "alice", "_route": "admin"}, server_values={"user_id": "bob"})
-    ({'topic': 'x', 'user_id': 'bob'}, ('User-Id', '_route'))
+    >>> strip_server_owned({"topic": "x", "userId": "alice", "_route": "admin"}, server_values={"user_id": "bob"})
+    ({'topic': 'x', 'user_id': 'bob'}, ('userId', '_route'))
     """
     if not isinstance(metadata, Mapping):
         raise TypeError(f"metadata must be a mapping, got {type(metadata).__name__}")
     if isinstance(server_keys, str):
         raise TypeError("server_keys must be a collection of key names, not a single str")
-    owned = set()
+    owned: dict[str, str] = {}  # canonical form -> the server's own spelling
     for key in server_keys:
-        if not isinstance(key, str) or not key.strip():
-            raise ValueError(f"server_keys must hold non-empty str names, got {key!r}")
-        owned.add(_canonical_key(key))
+        if not isinstance(key, str) or not _canonical_key(key):
+            raise ValueError(f"server_keys must hold str names with at least one letter or digit, got {key!r}")
+        owned.setdefault(_canonical_key(key), key)
     cleaned: dict[str, Any] = {}
     removed: list[str] = []
     for key, value in metadata.items():
         if not isinstance(key, str):
             raise TypeError(f"metadata keys must be str, got a {type(key).__name__} key")
-        canonical = _canonical_key(key)
-        if canonical in owned or canonical.startswith(INTERNAL_PREFIX):
+        if _canonical_key(key) in owned or _is_internal(key):
             removed.append(key)
         else:
             cleaned[key] = value
     for key, value in (server_values or {}).items():
         if not isinstance(key, str) or _canonical_key(key) not in owned:
-            raise ValueError(f"server_values key {key!r} is not one of the server-owned keys {sorted(owned)}")
-        cleaned[_canonical_key(key)] = value
+            raise ValueError(f"server_values key {key!r} is not one of the server-owned keys {sorted(owned.values())}")
+        cleaned[owned[_canonical_key(key)]] = value
     return cleaned, tuple(removed)
 
 

@@ -154,22 +154,41 @@ def test_strip_server_owned_removes_every_spelling_and_internal_keys():
         "topic": "release notes",
         "User-ID": "alice",
         " user id ": "carol",
+        "userId": "dave",
+        "UserID": "erin",
+        "user.id": "frank",
         "SANDBOX_LEASE": "lease-9",
+        "sandboxLease": "lease-10",
         "run-trace": "t",
+        "runTrace": "t2",
+        "Run Trace": "t3",
         "sequence_number": 999,
+        "SequenceNumber": 1000,
         "_billing_tier": "free",
         "__proto__": {},
         "run_trace_note": "kept: not the same key",
+        "runTraceNote": "kept too",
+        "username": "kept: a different key",
         "ｕｓｅｒ_ｉｄ": "fullwidth",
     }
     original = dict(metadata)
     cleaned, removed = b.strip_server_owned(metadata, b.SERVER_OWNED_KEYS)
-    assert cleaned == {"topic": "release notes", "run_trace_note": "kept: not the same key"}
+    assert cleaned == {
+        "topic": "release notes",
+        "run_trace_note": "kept: not the same key",
+        "runTraceNote": "kept too",
+        "username": "kept: a different key",
+    }
     assert removed == (
-        "User-ID", " user id ", "SANDBOX_LEASE", "run-trace", "sequence_number", "_billing_tier", "__proto__",
-        "ｕｓｅｒ_ｉｄ",
-    )
+        "User-ID", " user id ", "userId", "UserID", "user.id", "SANDBOX_LEASE", "sandboxLease", "run-trace",
+        "runTrace", "Run Trace", "sequence_number", "SequenceNumber", "_billing_tier", "__proto__", "ｕｓｅｒ_ｉｄ",
+    )  # fmt: skip
     assert metadata == original, "the input must not be modified"
+
+
+def test_a_camel_case_user_id_never_reaches_the_memory_bucket_metadata():
+    bucket, cleaned = b.memory_bucket("mallory", {"userId": "alice", "UserID": "root", "topic": "x"})
+    assert (bucket, cleaned) == ("memory/mallory", {"topic": "x", "user_id": "mallory"})
 
 
 def test_server_values_overwrite_the_client_copies():
@@ -185,7 +204,8 @@ def test_server_values_overwrite_the_client_copies():
         (([("user_id", "x")],), {}, TypeError, "metadata must be a mapping, got list"),
         (({1: "x"},), {}, TypeError, "metadata keys must be str, got a int key"),
         (({}, "user_id"), {}, TypeError, "not a single str"),
-        (({}, ["user_id", ""]), {}, ValueError, "non-empty str names"),
+        (({}, ["user_id", ""]), {}, ValueError, "at least one letter or digit"),
+        (({}, ["user_id", "__"]), {}, ValueError, "at least one letter or digit"),
         (({},), {"server_values": {"topic": 1}}, ValueError, "server_values key 'topic' is not one of"),
     ],
 )
@@ -195,34 +215,48 @@ def test_strip_server_owned_rejects_bad_arguments(args, kwargs, error, fragment)
 
 
 def spellings(key):
-    """Client spellings of a server-owned key that must all count as that key."""
-    return st.sampled_from([key, key.upper(), key.replace("_", "-"), key.title().replace("_", "-"), f" {key} "])
+    """Client spellings of a server-owned key that must all count as that key: snake, kebab, dotted, spaced,
+    camelCase, PascalCase, upper case, run together, with stray spaces around."""
+    words = key.split("_")
+    camel = words[0] + "".join(w.capitalize() for w in words[1:])
+    styles = [
+        key, key.upper(), "-".join(words), "-".join(w.capitalize() for w in words), ".".join(words), " ".join(words),
+        camel, camel[0].upper() + camel[1:], "".join(words).upper(), f" {key} ", f"{camel} ",
+    ]  # fmt: skip
+    return st.sampled_from(styles)
+
+
+# The hand-written oracle: a key is server-owned when its letters and digits, lower-cased, spell one of these, or
+# when it starts with "_" (ignoring surrounding spaces). The client keys below are ASCII only.
+OWNED_LETTERS = {"userid", "sandboxlease", "runtrace", "sequencenumber"}
+
+
+def owned_by_oracle(key):
+    return re.sub(r"[^0-9a-z]", "", key.lower()) in OWNED_LETTERS or key.strip().startswith("_")
 
 
 owned_spelling = st.sampled_from(b.SERVER_OWNED_KEYS).flatmap(spellings)
-client_key = st.text(alphabet=string.ascii_letters + "-_ ", min_size=1, max_size=12)
+client_key = st.text(alphabet=string.ascii_letters + "-_ .", min_size=1, max_size=12)
 metadata_strategy = st.dictionaries(owned_spelling | client_key, st.integers() | st.text(max_size=5), max_size=8)
 
 
-def canonical(key):
-    return unicodedata.normalize("NFKC", key).strip().casefold().replace("-", "_").replace(" ", "_")
-
-
-@given(metadata_strategy)
-def test_no_server_owned_key_survives(metadata):
+@given(st.lists(owned_spelling, min_size=1, max_size=6, unique=True), st.dictionaries(client_key, st.integers()))
+def test_no_server_owned_key_survives(owned, others):
+    metadata = {**others, **{key: "client copy" for key in owned}}
     cleaned, removed = b.strip_server_owned(metadata)
-    owned = set(b.SERVER_OWNED_KEYS)
-    for key in cleaned:
-        assert canonical(key) not in owned and not canonical(key).startswith("_")
+    assert set(owned) <= set(removed), "every generated spelling of a server-owned key must be removed"
+    for key in metadata:
+        assert (key in removed) is owned_by_oracle(key), key
     assert set(cleaned) | set(removed) == set(metadata) and not set(cleaned) & set(removed)
     assert all(cleaned[k] == metadata[k] for k in cleaned)
 
 
 @given(st.sampled_from(["alice", "bob", "mallory", "u-1@example.org"]), metadata_strategy)
 def test_a_client_user_id_never_selects_another_bucket(session_user, metadata):
-    bucket, cleaned = b.memory_bucket(session_user, {**metadata, "user_id": "alice", "User-Id": "root"})
+    bucket, cleaned = b.memory_bucket(session_user, {**metadata, "userId": "alice", "User-Id": "root"})
     assert bucket == f"memory/{session_user}"
     assert cleaned["user_id"] == session_user
+    assert not [key for key in cleaned if key != "user_id" and owned_by_oracle(key)]
 
 
 @pytest.mark.parametrize("bad", ["", "../alice", "a/b", "a\\b", ".hidden", "x" * 129, None, "alice\n"])

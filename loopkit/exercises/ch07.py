@@ -82,7 +82,8 @@ q4 = Question(
     ),
     solution={"User-ID", "sequence_number", "_billing_tier"},
     solution_code='answer = {"User-ID", "sequence_number", "_billing_tier"}',
-    hint="Keys are compared case-insensitively with - read as _; keys starting with _ are internal.",
+    hint="Compare keys by their letters and digits only, ignoring case: user_id, User-ID and userId are one key. "
+    "Keys starting with _ are internal.",
     wrong=[
         {"User-ID"},
         {"User-ID", "sequence_number"},
