@@ -47,6 +47,8 @@ __all__ = [
     "strip_server_owned",
     "memory_bucket",
     "SECRET_WORDS",
+    "SECRET_SUFFIXES",
+    "HARMLESS_WORDS",
     "DEFAULT_ALLOW",
     "is_secret_name",
     "scrub_env",
@@ -326,8 +328,24 @@ def memory_bucket(session_user_id: str, metadata: Mapping[str, Any]) -> tuple[st
 SECRET_WORDS = frozenset(
     {
         "KEY", "KEYS", "APIKEY", "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD",
-        "PASSPHRASE", "PASS", "PWD", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "AUTHORIZATION", "BEARER",
+        "PASSPHRASE", "PASS", "PWD", "PAT", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "AUTHORIZATION", "BEARER",
         "SESSION", "SESSIONID", "COOKIE", "COOKIES", "PRIVATE", "SIGNATURE", "DSN",
+    }
+)  # fmt: skip
+
+#: Endings that make a run-together word secret too: ``PGPASSWORD``, ``GITHUBTOKEN``, ``SSHPASS``, ``OPENAIAPIKEY``.
+#: ``KEY``, ``AUTH`` and ``SESSION`` are missing on purpose (``HOTKEY``, ``OAUTH``): only whole words count for them.
+SECRET_SUFFIXES = (
+    "PASSWORD", "PASSWORDS", "PASSWD", "PASSPHRASE", "PASS", "TOKEN", "TOKENS", "SECRET", "SECRETS", "APIKEY",
+    "APIKEYS", "SECRETKEY", "PRIVATEKEY", "ACCESSKEY", "CREDENTIAL", "CREDENTIALS", "CREDS", "COOKIE", "COOKIES",
+    "DSN",
+)  # fmt: skip
+
+#: Words that end like a secret but hold none (``PROXY_BYPASS``, ``COMPASS_HEADING``); they stay.
+HARMLESS_WORDS = frozenset(
+    {
+        "BYPASS", "COMPASS", "ENCOMPASS", "SURPASS", "TRESPASS", "OVERPASS", "UNDERPASS", "MULTIPASS", "ONEPASS",
+        "TWOPASS", "SINGLEPASS", "FIRSTPASS", "SECONDPASS",
     }
 )  # fmt: skip
 
@@ -343,18 +361,25 @@ def _words(name: str) -> list[str]:
     return [w.upper() for w in _WORD.findall(name)]
 
 
+def _is_secret_word(word: str) -> bool:
+    return word in SECRET_WORDS or (word not in HARMLESS_WORDS and word.endswith(SECRET_SUFFIXES))
+
+
 def is_secret_name(name: str) -> bool:
-    """True when ``name`` contains one of :data:`SECRET_WORDS` as a whole word, in any case.
+    """True when a word of ``name`` is one of :data:`SECRET_WORDS`, or ends with one of :data:`SECRET_SUFFIXES`
+    (and is not one of :data:`HARMLESS_WORDS`), in any case.
 
-    Words are split at ``_``, ``-``, ``.``, digits and camelCase humps, so ``GITHUB_TOKEN``, ``apiKey`` and
-    ``DB_PASSWORD2`` look secret while ``KEYBOARD`` and ``AUTHOR`` do not.
+    Words are split at ``_``, ``-``, ``.``, digits and camelCase humps, so ``GITHUB_TOKEN``, ``apiKey``,
+    ``DB_PASSWORD2``, ``PGPASSWORD``, ``SSHPASS`` and ``GH_PAT`` look secret, while ``KEYBOARD``, ``AUTHOR``,
+    ``PATH``, ``PASSTHROUGH`` and ``PROXY_BYPASS`` do not. Only the name is read: a password inside the value of
+    ``DATABASE_URL`` is invisible here.
 
-    >>> [is_secret_name(n) for n in ("GITHUB_TOKEN", "apiKey", "KEYBOARD_LAYOUT", "AUTHOR", "session-id")]
-    [True, True, False, False, True]
+    >>> [is_secret_name(n) for n in ("GITHUB_TOKEN", "apiKey", "PGPASSWORD", "KEYBOARD_LAYOUT", "PROXY_BYPASS")]
+    [True, True, True, False, False]
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}")
-    return any(word in SECRET_WORDS for word in _words(name))
+    return any(_is_secret_word(word) for word in _words(name))
 
 
 def _allow_set(allow: Iterable[str], argument: str = "allow") -> frozenset[str]:
