@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry
+from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .normalize import canonical_json
 
 __all__ = [
@@ -133,7 +133,8 @@ def keyed_fingerprint(calls: Iterable[Mapping[str, Any]], secret: bytes) -> str:
 
     Unlike :func:`loopkit.fingerprint`, which anyone can recompute from the calls, this tag needs ``secret``. It
     shows what a credential would need at the least; it is still no identity (identity comes from the server's
-    authenticated session, never from the request).
+    authenticated session, never from the request). ``calls`` is checked exactly as :func:`loopkit.fingerprint`
+    checks it, with the same errors.
 
     >>> calls = [{"name": "bash", "args": {"command": "ls"}}]
     >>> keyed_fingerprint(calls, b"k" * 16) == keyed_fingerprint(calls, b"j" * 16)
@@ -143,7 +144,9 @@ def keyed_fingerprint(calls: Iterable[Mapping[str, Any]], secret: bytes) -> str:
         raise TypeError(f"secret must be bytes, got {type(secret).__name__}")
     if len(secret) < 16:
         raise ValueError(f"secret must be at least 16 bytes long, got {len(secret)} bytes")
-    entries = sorted(call_entry(call) for call in calls)
+    batch = list(calls) if isinstance(calls, Iterable) else calls
+    fingerprint(batch)  # the plain fingerprint's checks and its clear TypeError for anything that is not a batch
+    entries = sorted(call_entry(call) for call in batch)
     tag = hmac.new(bytes(secret), canonical_json(entries).encode(), hashlib.sha256).hexdigest()
     return tag[:FINGERPRINT_HEX_CHARS]
 

@@ -52,6 +52,26 @@ def test_keyed_fingerprint_rejects_weak_secrets_without_showing_them():
         b.keyed_fingerprint(CALLS, "a-string-secret-that-is-long")
 
 
+@pytest.mark.parametrize(
+    "calls, message",
+    [
+        (["x"], "fingerprint(): call 0 must be a mapping with 'name' and 'args', got str: 'x'"),
+        (5, "fingerprint() expects an iterable of tool-call mappings, got int"),
+        ((c for c in [CALLS[0], 7]), "fingerprint(): call 1 must be a mapping with 'name' and 'args', got int: 7"),
+        ([{"name": "a", "args": {1: 2, "b": 3}}], "fingerprint(): call 0 has arguments that cannot be keyed: "),
+    ],
+)
+def test_keyed_fingerprint_rejects_what_fingerprint_rejects_with_the_same_error(calls, message):
+    with pytest.raises(TypeError) as caught:
+        b.keyed_fingerprint(calls, b"server-secret-0123456789")
+    assert str(caught.value).startswith(message)
+
+
+def test_keyed_fingerprint_reads_a_one_shot_iterable_once():
+    secret = b"server-secret-0123456789"
+    assert b.keyed_fingerprint(iter(CALLS), secret) == b.keyed_fingerprint(CALLS, secret)
+
+
 # ------------------------------------------------------------------------------------------------- trust channels
 
 FAKE_PAGE = (
