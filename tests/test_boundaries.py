@@ -664,3 +664,25 @@ def test_exercise_answers_follow_from_the_helpers():
     workshop = b.recommend_deployment("several people", True, True, True, True)  # exercise 7.8
     assert workshop.choice == ch07.q8.solution_value
     assert ch07.q2.solution_value == (True, False)
+
+
+@pytest.mark.parametrize("answer", [(True, False), [True, False]])
+def test_exercise_7_2_takes_the_pair_as_a_tuple_or_a_list(answer):
+    from loopkit.exercises import ch07
+
+    assert ch07.q2.verify(answer).ok
+    assert ch07.q2.verify([True, True]).status == ch07.q2.verify("True, False").status == "incorrect"
+
+
+@pytest.mark.parametrize("answer", ["c", "C", " c ", "c)", "(c)", "c.", "(C) ", "c) It raises CredentialError"])
+def test_exercise_7_6_reads_the_usual_ways_of_writing_a_letter(answer):
+    from loopkit.exercises import ch07
+
+    assert ch07.q6.verify(answer).ok
+
+
+@pytest.mark.parametrize("answer", ["a", "(a)", "b)", "cd", "", "credential", 3])
+def test_exercise_7_6_still_rejects_other_letters_and_non_letters(answer):
+    from loopkit.exercises import ch07
+
+    assert ch07.q6.verify(answer).status == "incorrect"
