@@ -115,7 +115,8 @@ q5 = Question(
     ),
     solution={"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
     solution_code='answer = {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"}',
-    hint="Split each name at the underscores. Is any piece a secret word? Then check DEFAULT_ALLOW.",
+    hint="Split each name at the underscores. Is any piece a secret word, or does it end with one (like TOKEN in "
+    "GITHUBTOKEN)? Then check DEFAULT_ALLOW.",
     wrong=[
         {"PATH", "HOME"},
         {"PATH", "HOME", "XDG_SESSION_TYPE"},
