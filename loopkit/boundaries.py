@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry
+from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .normalize import canonical_json
 
 __all__ = [
@@ -47,6 +47,8 @@ __all__ = [
     "strip_server_owned",
     "memory_bucket",
     "SECRET_WORDS",
+    "SECRET_SUFFIXES",
+    "HARMLESS_WORDS",
     "DEFAULT_ALLOW",
     "is_secret_name",
     "scrub_env",
@@ -131,7 +133,8 @@ def keyed_fingerprint(calls: Iterable[Mapping[str, Any]], secret: bytes) -> str:
 
     Unlike :func:`loopkit.fingerprint`, which anyone can recompute from the calls, this tag needs ``secret``. It
     shows what a credential would need at the least; it is still no identity (identity comes from the server's
-    authenticated session, never from the request).
+    authenticated session, never from the request). ``calls`` is checked exactly as :func:`loopkit.fingerprint`
+    checks it, with the same errors.
 
     >>> calls = [{"name": "bash", "args": {"command": "ls"}}]
     >>> keyed_fingerprint(calls, b"k" * 16) == keyed_fingerprint(calls, b"j" * 16)
@@ -141,7 +144,9 @@ def keyed_fingerprint(calls: Iterable[Mapping[str, Any]], secret: bytes) -> str:
         raise TypeError(f"secret must be bytes, got {type(secret).__name__}")
     if len(secret) < 16:
         raise ValueError(f"secret must be at least 16 bytes long, got {len(secret)} bytes")
-    entries = sorted(call_entry(call) for call in calls)
+    batch = list(calls) if isinstance(calls, Iterable) else calls
+    fingerprint(batch)  # the plain fingerprint's checks and its clear TypeError for anything that is not a batch
+    entries = sorted(call_entry(call) for call in batch)
     tag = hmac.new(bytes(secret), canonical_json(entries).encode(), hashlib.sha256).hexdigest()
     return tag[:FINGERPRINT_HEX_CHARS]
 
@@ -160,6 +165,11 @@ DATA_SOURCES = frozenset(
 _FRAME_TAG = "untrusted-data"
 _SOURCE_NAME = re.compile(r"[a-z][a-z0-9_.-]{0,39}")
 _FRAME = re.compile(rf'<{_FRAME_TAG} source="([a-z][a-z0-9_.-]{{0,39}})">\n(.*)\n</{_FRAME_TAG}>', re.S)
+
+# Characters that read as angle brackets: NFKC folds the first four to < and >, the rest only look alike. Inside a
+# frame they become numeric character references, so not even a look-alike tag survives (html.unescape undoes it).
+_LOOK_ALIKE_BRACKETS = "\uff1c\uff1e\ufe64\ufe65\u2039\u203a\u2329\u232a\u27e8\u27e9\u3008\u3009"
+_ESCAPE_LOOK_ALIKES = {ord(char): f"&#x{ord(char):x};" for char in _LOOK_ALIKE_BRACKETS}
 
 #: The sentence the framework's system context carries so the model knows what a frame means.
 FRAME_NOTE = (
@@ -183,8 +193,9 @@ def frame_untrusted(source: str, text: str) -> str:
     """Wrap ``text`` from a data ``source`` in an ``<untrusted-data>`` frame that its content cannot close.
 
     Policy: the frame is one opening line, the text, and one closing line. Inside the text, ``&``, ``<`` and ``>``
-    are escaped as ``&amp;``, ``&lt;`` and ``&gt;``, so the frame's two tags are the only tags in the result: a
-    fake ``</untrusted-data>`` or ``<system-reminder>`` in the data stays inert text inside the frame.
+    are escaped as ``&amp;``, ``&lt;`` and ``&gt;``, and look-alike brackets (fullwidth ``＜``, ``‹``, ``〈`` and a
+    few more) as numeric references such as ``&#xff1c;``, so the frame's two tags are the only tags in the result,
+    even after NFKC folding: a fake ``</untrusted-data>`` or ``<system-reminder>`` stays inert text in the frame.
     :func:`read_frame` undoes it exactly. ``source`` is a short lowercase name (``web_page``, ``mcp_result``, ...);
     framework instructions are refused, because they belong in the system context, unframed.
 
@@ -201,7 +212,7 @@ def frame_untrusted(source: str, text: str) -> str:
         raise ValueError(f"source {source!r} is framework instructions: they go in the system context, not in a frame")
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
-    escaped = html.escape(text, quote=False)
+    escaped = html.escape(text, quote=False).translate(_ESCAPE_LOOK_ALIKES)
     return f'<{_FRAME_TAG} source="{source}">\n{escaped}\n</{_FRAME_TAG}>'
 
 
@@ -214,7 +225,7 @@ def read_frame(framed: str) -> tuple[str, str]:
     if not isinstance(framed, str):
         raise TypeError(f"framed must be a str, got {type(framed).__name__}")
     match = _FRAME.fullmatch(framed)
-    if match is None or "<" in match.group(2) or ">" in match.group(2):
+    if match is None or any(char in match.group(2) for char in "<>" + _LOOK_ALIKE_BRACKETS):
         raise ValueError("framed is not exactly one frame made by frame_untrusted()")
     return match.group(1), html.unescape(match.group(2))
 
@@ -242,12 +253,18 @@ def assemble_context(instructions: str, items: Iterable[tuple[str, str]]) -> lis
 #: Keys only the server may set: who the user is, which sandbox the run holds, the run's trace, its sequence number.
 SERVER_OWNED_KEYS = ("user_id", "sandbox_lease", "run_trace", "sequence_number")
 
-#: Keys starting with this (after normalization) are internal to the server and server-owned as well.
+#: Keys starting with this (after NFKC normalization and trimming) are internal to the server and server-owned as well.
 INTERNAL_PREFIX = "_"
 
 
 def _canonical_key(key: str) -> str:
-    return unicodedata.normalize("NFKC", key).strip().casefold().replace("-", "_").replace(" ", "_")
+    # NFKC folds fullwidth and other compatibility forms; keeping only letters and digits, case-folded, makes
+    # user_id, user-id, user.id, "user id", userId, UserID and USERID one and the same key.
+    return "".join(char for char in unicodedata.normalize("NFKC", key).casefold() if char.isalnum())
+
+
+def _is_internal(key: str) -> bool:
+    return unicodedata.normalize("NFKC", key).strip().startswith(INTERNAL_PREFIX)
 
 
 def strip_server_owned(
@@ -258,39 +275,38 @@ def strip_server_owned(
 ) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Remove client-supplied copies of server-owned keys; return ``(cleaned, removed_keys)``.
 
-    Policy: keys are compared after NFKC normalization, trimming, case-folding and turning ``-`` and spaces into
-    ``_``, so
-    ``"User-Id"`` is a copy of ``user_id``; every key starting with ``_`` is internal, hence server-owned too.
+    Policy: keys are compared by their letters and digits alone, after NFKC normalization and case-folding, so
+    ``"User-Id"``, ``"userId"``, ``"USER.ID"`` and ``"ｕｓｅｒ_ｉｄ"`` are all copies of ``user_id`` (while
+    ``user_id_note`` is another key); every key starting with ``_`` is internal, hence server-owned too.
     ``removed_keys`` lists the client's spellings in input order. ``server_values`` (keys from ``server_keys``) are
-    then written under their canonical names: the server's value overwrites the client's. Only top-level keys are
-    examined; the input is never modified.
+    then written under their names as ``server_keys`` spells them: the server's value overwrites the client's. Only
+    top-level keys are examined; the input is never modified.
 
-    >>> strip_server_owned({"topic": "x", "User-Id": "alice", "_route": "admin"}, server_values={"user_id": "bob"})
-    ({'topic': 'x', 'user_id': 'bob'}, ('User-Id', '_route'))
+    >>> strip_server_owned({"topic": "x", "userId": "alice", "_route": "admin"}, server_values={"user_id": "bob"})
+    ({'topic': 'x', 'user_id': 'bob'}, ('userId', '_route'))
     """
     if not isinstance(metadata, Mapping):
         raise TypeError(f"metadata must be a mapping, got {type(metadata).__name__}")
     if isinstance(server_keys, str):
         raise TypeError("server_keys must be a collection of key names, not a single str")
-    owned = set()
+    owned: dict[str, str] = {}  # canonical form -> the server's own spelling
     for key in server_keys:
-        if not isinstance(key, str) or not key.strip():
-            raise ValueError(f"server_keys must hold non-empty str names, got {key!r}")
-        owned.add(_canonical_key(key))
+        if not isinstance(key, str) or not _canonical_key(key):
+            raise ValueError(f"server_keys must hold str names with at least one letter or digit, got {key!r}")
+        owned.setdefault(_canonical_key(key), key)
     cleaned: dict[str, Any] = {}
     removed: list[str] = []
     for key, value in metadata.items():
         if not isinstance(key, str):
             raise TypeError(f"metadata keys must be str, got a {type(key).__name__} key")
-        canonical = _canonical_key(key)
-        if canonical in owned or canonical.startswith(INTERNAL_PREFIX):
+        if _canonical_key(key) in owned or _is_internal(key):
             removed.append(key)
         else:
             cleaned[key] = value
     for key, value in (server_values or {}).items():
         if not isinstance(key, str) or _canonical_key(key) not in owned:
-            raise ValueError(f"server_values key {key!r} is not one of the server-owned keys {sorted(owned)}")
-        cleaned[_canonical_key(key)] = value
+            raise ValueError(f"server_values key {key!r} is not one of the server-owned keys {sorted(owned.values())}")
+        cleaned[owned[_canonical_key(key)]] = value
     return cleaned, tuple(removed)
 
 
@@ -321,8 +337,24 @@ def memory_bucket(session_user_id: str, metadata: Mapping[str, Any]) -> tuple[st
 SECRET_WORDS = frozenset(
     {
         "KEY", "KEYS", "APIKEY", "TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD",
-        "PASSPHRASE", "PASS", "PWD", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "AUTHORIZATION", "BEARER",
+        "PASSPHRASE", "PASS", "PWD", "PAT", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "AUTHORIZATION", "BEARER",
         "SESSION", "SESSIONID", "COOKIE", "COOKIES", "PRIVATE", "SIGNATURE", "DSN",
+    }
+)  # fmt: skip
+
+#: Endings that make a run-together word secret too: ``PGPASSWORD``, ``GITHUBTOKEN``, ``SSHPASS``, ``OPENAIAPIKEY``.
+#: ``KEY``, ``AUTH`` and ``SESSION`` are missing on purpose (``HOTKEY``, ``OAUTH``): only whole words count for them.
+SECRET_SUFFIXES = (
+    "PASSWORD", "PASSWORDS", "PASSWD", "PASSPHRASE", "PASS", "TOKEN", "TOKENS", "SECRET", "SECRETS", "APIKEY",
+    "APIKEYS", "SECRETKEY", "PRIVATEKEY", "ACCESSKEY", "CREDENTIAL", "CREDENTIALS", "CREDS", "COOKIE", "COOKIES",
+    "DSN",
+)  # fmt: skip
+
+#: Words that end like a secret but hold none (``PROXY_BYPASS``, ``COMPASS_HEADING``); they stay.
+HARMLESS_WORDS = frozenset(
+    {
+        "BYPASS", "COMPASS", "ENCOMPASS", "SURPASS", "TRESPASS", "OVERPASS", "UNDERPASS", "MULTIPASS", "ONEPASS",
+        "TWOPASS", "SINGLEPASS", "FIRSTPASS", "SECONDPASS",
     }
 )  # fmt: skip
 
@@ -338,18 +370,25 @@ def _words(name: str) -> list[str]:
     return [w.upper() for w in _WORD.findall(name)]
 
 
+def _is_secret_word(word: str) -> bool:
+    return word in SECRET_WORDS or (word not in HARMLESS_WORDS and word.endswith(SECRET_SUFFIXES))
+
+
 def is_secret_name(name: str) -> bool:
-    """True when ``name`` contains one of :data:`SECRET_WORDS` as a whole word, in any case.
+    """True when a word of ``name`` is one of :data:`SECRET_WORDS`, or ends with one of :data:`SECRET_SUFFIXES`
+    (and is not one of :data:`HARMLESS_WORDS`), in any case.
 
-    Words are split at ``_``, ``-``, ``.``, digits and camelCase humps, so ``GITHUB_TOKEN``, ``apiKey`` and
-    ``DB_PASSWORD2`` look secret while ``KEYBOARD`` and ``AUTHOR`` do not.
+    Words are split at ``_``, ``-``, ``.``, digits and camelCase humps, so ``GITHUB_TOKEN``, ``apiKey``,
+    ``DB_PASSWORD2``, ``PGPASSWORD``, ``SSHPASS`` and ``GH_PAT`` look secret, while ``KEYBOARD``, ``AUTHOR``,
+    ``PATH``, ``PASSTHROUGH`` and ``PROXY_BYPASS`` do not. Only the name is read: a password inside the value of
+    ``DATABASE_URL`` is invisible here.
 
-    >>> [is_secret_name(n) for n in ("GITHUB_TOKEN", "apiKey", "KEYBOARD_LAYOUT", "AUTHOR", "session-id")]
-    [True, True, False, False, True]
+    >>> [is_secret_name(n) for n in ("GITHUB_TOKEN", "apiKey", "PGPASSWORD", "KEYBOARD_LAYOUT", "PROXY_BYPASS")]
+    [True, True, True, False, False]
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}")
-    return any(word in SECRET_WORDS for word in _words(name))
+    return any(_is_secret_word(word) for word in _words(name))
 
 
 def _allow_set(allow: Iterable[str], argument: str = "allow") -> frozenset[str]:

@@ -32,6 +32,7 @@ import ast
 import builtins
 import copy
 import hashlib
+import http.client
 import json
 import os
 import pathlib
@@ -601,7 +602,10 @@ def run_probe(
             data = fetch(path)
         except ProbeRefused as exc:
             return ProbeReport("refused", _one_line(f"Probe refused: {exc}"))
-        except OSError as exc:  # urllib's URLError and HTTPError, timeouts, DNS and socket errors, missing files
+        # OSError: urllib's URLError and HTTPError, timeouts, DNS and socket errors, missing files. HTTPException:
+        # http.client's protocol errors (IncompleteRead, BadStatusLine, InvalidURL), which are not OSErrors.
+        # ValueError: a URL urllib cannot parse (ProbeRefused, a ValueError too, is handled above).
+        except (OSError, http.client.HTTPException, ValueError) as exc:
             reason = getattr(exc, "reason", None) or exc
             return ProbeReport(
                 "skipped", _one_line(f"Probe did not run: could not get {path} ({type(exc).__name__}: {reason}).")

@@ -7,6 +7,7 @@ claims a deliberately wrong stand-in breaks; offline, it says so in one line and
 """
 
 import hashlib
+import http.client
 import pathlib
 import textwrap
 import urllib.error
@@ -451,6 +452,13 @@ def test_loopkit_offline_off_values_do_not_skip(value):
          "URLError: [Errno -3] Temporary failure in name resolution"),
         (TimeoutError("timed out"), "TimeoutError: timed out"),
         (ConnectionRefusedError(111, "Connection refused"), "ConnectionRefusedError: [Errno 111] Connection refused"),
+        # http.client's errors are not OSErrors: a cut-off body, a garbled status line, any other protocol error
+        (http.client.IncompleteRead(b"abc", 7), "IncompleteRead: IncompleteRead(3 bytes read, 7 more expected)"),
+        (http.client.BadStatusLine("HTTP/9.9 ???"), "BadStatusLine: HTTP/9.9 ???"),
+        (http.client.HTTPException("protocol error"), "HTTPException: protocol error"),
+        (http.client.InvalidURL("bad host"), "InvalidURL: bad host"),
+        # urllib raises ValueError for a URL it cannot even parse
+        (ValueError("unknown url type: 'htp:/x'"), "ValueError: unknown url type: 'htp:/x'"),
     ],
 )
 def test_a_failed_download_says_it_did_not_run_and_why(error, shown):
@@ -495,6 +503,19 @@ def test_url_fetcher_refuses_an_oversized_download(monkeypatch):
     assert report.status == "refused" and "larger than 2000000 bytes" in report.message
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         probe.url_fetcher(timeout=0)
+
+
+def test_a_body_cut_off_mid_read_by_the_real_fetcher_is_one_line_too(monkeypatch):
+    class CutOff(FakeResponse):
+        def read(self, limit):
+            raise http.client.IncompleteRead(b"partial", 100)
+
+    monkeypatch.setattr(probe.urllib.request, "urlopen", lambda request, timeout: CutOff(b""))
+    report = probe.run_probe(fetch=probe.url_fetcher(), env={})
+    assert report.status == "skipped"
+    assert report.message == (
+        f"Probe did not run: could not get {MIDDLEWARE} (IncompleteRead: IncompleteRead(7 bytes read, 100 more expected))."
+    )
 
 
 def test_directory_fetcher_reads_full_paths_or_bare_file_names(tmp_path):

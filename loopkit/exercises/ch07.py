@@ -1,5 +1,7 @@
 """Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments."""
 
+import re
+
 from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
 
 from . import Question, equals, function_cases
@@ -10,6 +12,16 @@ def _choices(answer):
     if isinstance(answer, str):
         return {c for c in answer.lower() if c.isalpha()}
     return {str(item).strip().lower() for item in answer}
+
+
+def _letter(answer):
+    """Read one multiple-choice letter written as "c", "C", "c)", "(c)", "c." or "c) the option's text"."""
+    match = re.fullmatch(r"\s*\(?\s*([a-z])\s*(?:[).:]\s*.*|\s*)", answer.lower(), re.S)
+    return match.group(1) if match else answer
+
+
+def _pair(answer):
+    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
 
 
 def _names(answer):
@@ -37,11 +49,12 @@ q2 = Question(
     "Who can compute which tag?",
     checker=equals(
         (True, False),
+        normalize=_pair,
         why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
     ),
     solution=(True, False),
     hint="Look at the arguments each function takes. Which one needs something a client does not have?",
-    wrong=[(True, True), (False, False), (False, True)],
+    wrong=[(True, True), (False, False), (False, True), [True, True]],
 )
 
 
@@ -82,7 +95,8 @@ q4 = Question(
     ),
     solution={"User-ID", "sequence_number", "_billing_tier"},
     solution_code='answer = {"User-ID", "sequence_number", "_billing_tier"}',
-    hint="Keys are compared case-insensitively with - read as _; keys starting with _ are internal.",
+    hint="Compare keys by their letters and digits only, ignoring case: user_id, User-ID and userId are one key. "
+    "Keys starting with _ are internal.",
     wrong=[
         {"User-ID"},
         {"User-ID", "sequence_number"},
@@ -101,7 +115,8 @@ q5 = Question(
     ),
     solution={"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
     solution_code='answer = {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"}',
-    hint="Split each name at the underscores. Is any piece a secret word? Then check DEFAULT_ALLOW.",
+    hint="Split each name at the underscores. Is any piece a secret word, or does it end with one (like TOKEN in "
+    "GITHUBTOKEN)? Then check DEFAULT_ALLOW.",
     wrong=[
         {"PATH", "HOME"},
         {"PATH", "HOME", "XDG_SESSION_TYPE"},
@@ -115,12 +130,12 @@ q6 = Question(
     "A declared credential arrives empty. What happens?",
     checker=equals(
         "c",
-        normalize=lambda answer: answer.strip().lower(),
+        normalize=_letter,
         why="Default deny: an empty declared credential is refused by name, and nothing falls back to a static one.",
     ),
     solution="c",
     hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
-    wrong=["a", "b", "d"],
+    wrong=["a", "b", "d", "(a)", "cd"],
 )
 
 
@@ -157,7 +172,7 @@ q7 = Question(
 
 q8 = Question(
     "7.8",
-    "Which deployment does a 40-person workshop on one JupyterHub need?",
+    "Which deployment does a 40-person workshop with one shared agent service need?",
     checker=equals(
         "shared",
         normalize=lambda answer: answer.strip().lower().removesuffix(" deployment"),
