@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["____", "Question", "Verdict", "REGISTRY", "all_questions", "equals", "function_cases"]
+__all__ = ["____", "Question", "Verdict", "REGISTRY", "all_questions", "as_pair", "equals", "function_cases",
+           "letter_set"]
 
 
 class _Placeholder:
@@ -83,6 +84,30 @@ class _Unanswered(Exception):
 def _short(value: Any, width: int = 70) -> str:
     text = repr(value)
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def as_pair(answer: Any) -> Any:
+    """Normalizer: a pair written as a list or as a tuple is the same answer (other values pass through).
+
+    >>> as_pair([1, "a"])
+    (1, 'a')
+    """
+    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
+
+
+def letter_set(answer: Any) -> frozenset:
+    """Normalizer for multiple-choice answers: the set of lower-case letters in "AD", "a, d", ["A", "D"], {"a", "d"}.
+
+    >>> sorted(letter_set(["A", "d"])) == sorted(letter_set("a, D")) == ["a", "d"]
+    True
+    """
+    if isinstance(answer, str):
+        text = answer
+    elif isinstance(answer, (list, tuple, set, frozenset)):
+        text = "".join(str(item) for item in answer)
+    else:
+        raise TypeError(f"give the letters as a string or a set, got {type(answer).__name__}")
+    return frozenset(ch for ch in text.lower() if ch.isalpha())
 
 
 def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = None) -> Checker:

@@ -1,6 +1,6 @@
 """Chapter 00 practice questions: how the self-checks work, and what counts as a repeat."""
 
-from . import Question, equals
+from . import Question, equals, letter_set
 
 #: The agent trace of exercise 0.1: one tool call per turn, as "tool argument".
 TRACE = (
@@ -61,26 +61,15 @@ CANDIDATES = {
 }
 
 
-def _letters(answer):
-    """The set of letters in an answer like "AD", "A, D", ["A", "D"] or {"a", "d"}."""
-    if isinstance(answer, str):
-        text = answer
-    elif isinstance(answer, (list, tuple, set, frozenset)):
-        text = "".join(str(item) for item in answer)
-    else:
-        raise TypeError(f"give the letters as a string or a set, got {type(answer).__name__}")
-    return frozenset(ch for ch in text.upper() if ch.isalpha())
-
-
 q3 = Question(
     "0.3",
     "Which of the calls A to D does the detector count as a repeat of TESTS_CALL?",
     checker=equals(
-        frozenset("AD"),
+        frozenset("ad"),
         why="A call is keyed by its tool name and the fields that say what it does (here the command), not by "
         "a description or a timeout: A and D are the same action reworded. B runs another command and C is "
         "another tool, so both are new. Chapter 03 shows which fields count.",
-        normalize=_letters,
+        normalize=letter_set,
     ),
     solution={"A", "D"},
     solution_code='answer = {"A", "D"}   # fingerprint([CANDIDATES[x]]) == fingerprint([TESTS_CALL])',

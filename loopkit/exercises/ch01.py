@@ -2,12 +2,7 @@
 
 from loopkit.normalize import normalize_args
 
-from . import Question, equals, function_cases
-
-def _pair(answer):
-    """A pair written as a tuple or as a list is the same answer."""
-    return tuple(answer) if isinstance(answer, (tuple, list)) else answer
-
+from . import Question, as_pair, equals, function_cases
 
 q1 = Question(
     "1.1",
@@ -15,7 +10,7 @@ q1 = Question(
     checker=equals(
         ({}, "[1, 2, 3]"),
         why="A parsed value that is not a dict becomes the fallback text, re-serialized.",
-        normalize=_pair,
+        normalize=as_pair,
     ),
     solution=({}, "[1, 2, 3]"),
     solution_code='answer = ({}, "[1, 2, 3]")   # normalize_args("[1,2,3]")',

@@ -4,24 +4,13 @@ import re
 
 from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
 
-from . import Question, equals, function_cases
-
-
-def _choices(answer):
-    """Read a multiple-choice answer given as "ac", "a, c", {"a", "c"} or ["A", "C"] as a set of letters."""
-    if isinstance(answer, str):
-        return {c for c in answer.lower() if c.isalpha()}
-    return {str(item).strip().lower() for item in answer}
+from . import Question, as_pair, equals, function_cases, letter_set
 
 
 def _letter(answer):
     """Read one multiple-choice letter written as "c", "C", "c)", "(c)", "c." or "c) the option's text"."""
     match = re.fullmatch(r"\s*\(?\s*([a-z])\s*(?:[).:]\s*.*|\s*)", answer.lower(), re.S)
     return match.group(1) if match else answer
-
-
-def _pair(answer):
-    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
 
 
 def _names(answer):
@@ -35,7 +24,7 @@ q1 = Question(
     "What does the probe's all-agree table prove?",
     checker=equals(
         {"a", "c"},
-        normalize=_choices,
+        normalize=letter_set,
         why="The probe runs the pinned helpers and the pinned BoundedDict; no hook, sandbox or provider is involved.",
     ),
     solution={"a", "c"},
@@ -49,7 +38,7 @@ q2 = Question(
     "Who can compute which tag?",
     checker=equals(
         (True, False),
-        normalize=_pair,
+        normalize=as_pair,
         why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
     ),
     solution=(True, False),
