@@ -1,4 +1,4 @@
-"""Throughput of fingerprint() and LoopDetector.observe() on a realistic mix of batches.
+"""Throughput of fingerprint() and PinnedMiddleware.after_model() on a realistic mix of batches.
 
 Usage: python benchmarks/bench_detector.py [--repeat N] [--quick]
 
@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from loopkit import LoopDetector, fingerprint  # noqa: E402
+from loopkit import PinnedMiddleware, fingerprint  # noqa: E402
 from workload import batches  # noqa: E402
 
 # The modules (loopkit.fingerprint is also the name of the function, so fetch the modules by name).
@@ -69,12 +69,12 @@ def _time_fingerprint(work):
 
 def _time_observe(work):
     """Seconds for each consecutive slice of ``work``, all through one detector (state carries over)."""
-    detector = LoopDetector()  # upstream defaults; 200 runs of 500 turns, so the LRU of 100 runs evicts
-    observe, clock, times = detector.observe, time.perf_counter, []
+    middleware = PinnedMiddleware()  # upstream defaults; 200 threads of 500 turns, so the LRU of 100 evicts
+    after_model, clock, times = middleware.after_model, time.perf_counter, []
     for start in range(0, len(work), CHUNK):
         began = clock()
         for i in range(start, min(start + CHUNK, len(work))):
-            observe(work[i], run_id=i // 500)
+            after_model(work[i], i // 500, "run")
         times.append(clock() - began)
     return times
 

@@ -35,10 +35,11 @@ from .boundaries import (
     trust_channel,
     validate_header_value,
 )
-from .detector import Decision, DetectorConfig, EarlyReturnLoopDetector, LoopDetector
+from .detector import Decision, DetectorConfig, PinnedDetector, SeverityFirstDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .lifecycle import AgentLoop, check_pairing, format_messages
+from .middleware import PinnedMiddleware, RunScopedMiddleware
 from .normalize import canonical_json, normalize_args
 from .providers import TraceError, iter_trace, load_trace
 from .upstream import COMMIT as UPSTREAM_COMMIT
@@ -52,13 +53,15 @@ __all__ = [
     "CredentialError",
     "Decision",
     "DetectorConfig",
-    "EarlyReturnLoopDetector",
     "HeaderValueError",
     "FINGERPRINT_HEX_CHARS",
     "LRUDict",
-    "LoopDetector",
+    "PinnedDetector",
+    "PinnedMiddleware",
     "PrefixCollision",
+    "RunScopedMiddleware",
     "SALIENT_FIELDS",
+    "SeverityFirstDetector",
     "TraceError",
     "UPSTREAM_COMMIT",
     "birthday_rows",

@@ -21,7 +21,8 @@ import os
 import sys
 from typing import TextIO
 
-from .detector import DetectorConfig, LoopDetector
+from .detector import DetectorConfig
+from .middleware import UPSTREAMS, middleware_for
 from .providers import FORMATS, TraceError, iter_trace
 
 __all__ = ["main", "build_parser", "replay_file", "stream_replay", "summary_line", "ReplayTally", "short_where",
@@ -64,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
                                  description=_DESCRIPTION, epilog=EXIT_CODES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("file", metavar="FILE", help="the transcript: .json or .jsonl, or - for standard input")
+    replay.add_argument("--upstream", choices=tuple(UPSTREAMS), default="pinned",
+                        help="which DeerFlow to model: the pinned commit f1f4af99 (default) or the later run-scoped "
+                             "contract of PRs #5245 and #5344")
     replay.add_argument("--format", choices=("auto", *FORMATS), default="auto",
                         help="transport shape of the messages (default: auto-detect and say which)")
     defaults = DetectorConfig()
@@ -177,18 +181,20 @@ class ReplayTally:
         return "DeerFlow would neither have warned nor stopped."
 
 
-def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None):
-    """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh detector as it is parsed;
-    yield ``(batch, decision)``. The replay ends at the first stop, as the real run would have; the rest of the
+def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None, *,
+                  upstream: str = "pinned"):
+    """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh middleware model of the
+    ``upstream`` version as it is parsed; yield ``(batch, decision)``. Each user message starts a new run id in
+    one thread (the pinned version keeps one budget per thread anyway; the run-scoped one starts afresh). The replay ends at the first stop, as the real run would have; the rest of the
     stream is still read, so its errors are reported and its batches counted. Nothing is kept. A batch the
     detector cannot key raises :class:`~loopkit.providers.TraceError` naming the batch's location."""
-    detector = LoopDetector(config)
+    middleware = middleware_for(upstream, config)
     tally = tally if tally is not None else ReplayTally()
     for batch in stream:
         if tally.stop:
             continue
         try:
-            decision = detector.observe(batch.calls)
+            decision = middleware.after_model(batch.calls, "replay", f"turn-{batch.turn}")
         except (TypeError, ValueError, RecursionError) as exc:  # args no adapter check caught: name the batch
             raise TraceError(f"{batch.where}: the detector cannot key this batch ({exc})") from None
         tally.add(batch.step, decision)
@@ -272,7 +278,7 @@ def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: Tex
     tally = ReplayTally()
     kept = [] if options.plot else None
     try:
-        for batch, decision in stream_replay(stream, config, tally):
+        for batch, decision in stream_replay(stream, config, tally, upstream=options.upstream):
             if kept is not None:
                 kept.append(batch.calls)
             if options.json:

@@ -1,57 +1,72 @@
-"""The loop detector: two layers over a sliding window, per run scope (chapters 05 and 06).
+"""The loop detector: two layers over sliding windows, in the two orderings DeerFlow has used (chapters 05–07).
 
-After every model turn the detector looks at the batch of tool calls and decides ``ok``, ``warn`` or ``stop``.
+After every model turn the detector looks at the turn's *batch* of tool calls and decides ``ok``, ``warn`` or
+``stop``:
 
-* The **hash layer** counts how often the batch's fingerprint occurs in the last ``window_size`` batches.
-* The **frequency layer** counts how often each tool *name* occurs in the last ``freq_window`` calls, whatever
-  its arguments, so a loop that varies its arguments is still noticed.
+* the **hash layer** counts the batch's fingerprint in a window of the last ``window_size`` batches;
+* the **frequency layer** counts each tool *name* in a window of the last ``freq_window`` calls, whatever the
+  arguments, so a loop that varies its arguments is still noticed.
 
-A hard limit in either layer stops at once. Otherwise a warning candidate from the hash layer beats one from the
-frequency layer, and a warning is given once per hash (or tool) until it leaves the window. State is kept per
-``(thread_id, run_id)`` scope in an LRU dict, so a server with many runs stays bounded.
+Both layers keep their state per *scope*, in an LRU dict bounded by ``max_tracked_threads``. Which scope, and in
+which order the layers are asked, depends on the upstream version:
+
+* :class:`PinnedDetector` is deer-flow at the pinned commit ``f1f4af99``
+  (``backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py``): the hash layer first,
+  and the first warning or stop returns at once. The recorded conformance scripts in ``tests/data/`` check it
+  decision by decision.
+* :class:`SeverityFirstDetector` is the later contract of upstream PR #5245 (issue #5243): the whole batch is
+  counted, a hard stop in either layer wins, and only the warning that is delivered is marked. It also keys
+  ``read_file`` by its exact line window (PR #5486). It is modelled from those PR descriptions; nothing here was
+  checked against that code.
+
+The hooks around the decisions (where warnings go, what a stop does, which scope a call belongs to) live in
+:mod:`loopkit.middleware`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections import deque
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
-from .bounded import BoundedDict, LRUDict
+from .bounded import LRUDict
 from .fingerprint import fingerprint
+from .keys import read_bucket, read_window
 
 __all__ = [
     "DetectorConfig",
     "Decision",
-    "LoopDetector",
-    "EarlyReturnLoopDetector",
-    "STOP_REASON",
-    "STOP_REASON_CAPACITY",
+    "Action",
+    "Layer",
+    "CountingWindow",
+    "ScopeState",
+    "Detector",
+    "PinnedDetector",
+    "SeverityFirstDetector",
+    "OK",
+    "tool_names",
 ]
 
-#: What a stopped run records as its stop reason.
-STOP_REASON = "loop_capped"
-#: How many stop reasons are kept (FIFO) before the oldest is forgotten.
-STOP_REASON_CAPACITY = 1000
+Action = Literal["ok", "warn", "stop"]
+Layer = Literal["hash", "frequency"]
 
-_COUNT_FIELDS = ("warn_threshold", "hard_limit", "window_size", "max_tracked_runs", "tool_freq_warn",
+_COUNT_FIELDS = ("warn_threshold", "hard_limit", "window_size", "max_tracked_threads", "tool_freq_warn",
                  "tool_freq_hard_limit")
 
 
-def _positive_int(value: Any) -> bool:
+def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 @dataclass(frozen=True)
 class DetectorConfig:
-    """Thresholds and sizes of the detector; the defaults are upstream's.
+    """Thresholds and sizes of the detector, named and defaulted as upstream's constructor arguments.
 
-    ``tool_freq_overrides`` maps a tool name to its own ``(warn, hard)`` pair, e.g. a higher limit for ``bash``
-    in batch pipelines. Invalid values raise ``ValueError`` naming the field.
+    ``tool_freq_overrides`` maps a tool name to its own ``(warn, hard)`` pair, for example a higher limit for
+    ``bash`` in batch pipelines. Invalid values raise ``ValueError`` naming the field.
 
     >>> DetectorConfig().freq_window
     50
@@ -62,7 +77,7 @@ class DetectorConfig:
     warn_threshold: int = 3
     hard_limit: int = 5
     window_size: int = 20
-    max_tracked_runs: int = 100
+    max_tracked_threads: int = 100
     tool_freq_warn: int = 30
     tool_freq_hard_limit: int = 50
     tool_freq_overrides: Mapping[str, tuple[int, int]] = field(default_factory=dict, hash=False)
@@ -70,12 +85,10 @@ class DetectorConfig:
     def __post_init__(self) -> None:
         for name in _COUNT_FIELDS:
             value = getattr(self, name)
-            if not _positive_int(value):
+            if not _is_count(value):
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if self.hard_limit < self.warn_threshold:
-            raise ValueError(
-                f"hard_limit ({self.hard_limit}) must be >= warn_threshold ({self.warn_threshold})"
-            )
+            raise ValueError(f"hard_limit ({self.hard_limit}) must be >= warn_threshold ({self.warn_threshold})")
         if self.tool_freq_hard_limit < self.tool_freq_warn:
             raise ValueError(
                 f"tool_freq_hard_limit ({self.tool_freq_hard_limit}) must be >= tool_freq_warn ({self.tool_freq_warn})"
@@ -91,7 +104,7 @@ class DetectorConfig:
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise ValueError(f"{where} must be a (warn, hard) pair, got {pair!r}")
             warn, hard = pair
-            if not (_positive_int(warn) and _positive_int(hard)):
+            if not (_is_count(warn) and _is_count(hard)):
                 raise ValueError(f"{where}: warn and hard must be ints >= 1, got {pair!r}")
             if hard < warn:
                 raise ValueError(f"{where}: hard ({hard}) must be >= warn ({warn})")
@@ -100,9 +113,10 @@ class DetectorConfig:
 
     @property
     def freq_window(self) -> int:
-        """Calls kept in the tool-name window: large enough that every hard limit can be reached.
+        """Calls kept in the tool-name window: long enough that every hard limit can be reached.
 
-        A window shorter than a hard limit could never hold that many calls, so the stop would be dead code.
+        A count can never exceed the window it is counted in, so a window shorter than a hard limit would make
+        that stop dead code; upstream sizes it the same way (``loop_detection_middleware.py`` at ``f1f4af99``).
         """
         return max(self.window_size, self.tool_freq_hard_limit, *(h for _, h in self.tool_freq_overrides.values()))
 
@@ -129,239 +143,285 @@ def _config_from_fields(fields: dict) -> DetectorConfig:
 class Decision:
     """What the detector decided about one batch.
 
-    ``count`` is the fingerprint's count in the hash window for hash decisions (and for ``ok``), and the tool's
-    windowed call count for frequency decisions; ``tool`` is set only for frequency decisions.
+    ``count`` is the batch fingerprint's count in the hash window (hash layer) or the tool's windowed call count
+    (frequency layer), and ``None`` for ``ok``; ``tool`` is set for frequency decisions only. ``fingerprint`` is
+    the batch's (``None`` only for an empty batch). ``message`` is the text the middleware would deliver: this
+    workbook's paraphrase, not upstream's wording.
     """
 
-    action: str
-    layer: str | None
-    fingerprint: str | None
-    count: int
+    action: Action
+    layer: Layer | None = None
     tool: str | None = None
+    count: int | None = None
+    fingerprint: str | None = None
     message: str | None = None
 
-    @property
-    def ok(self) -> bool:
-        return self.action == "ok"
+
+#: The decision for an empty batch: nothing was counted, so there is no fingerprint either.
+OK = Decision("ok")
+
+# The texts are this workbook's paraphrases. What matters for the middleware is which parts vary: upstream's hash
+# warning is one fixed text (so two hash warnings queued for a run merge into one), while its frequency warning
+# names the tool and the count.
+HASH_WARNING = ("[loop detected] You are repeating the same set of tool calls; repeating it will not give new "
+                "information. Stop calling tools and give your final answer (workbook paraphrase).")
+HASH_STOP = ("[forced stop] The same tool calls came back too many times, so they were removed; this is the "
+             "final answer with what was collected so far (workbook paraphrase).")
 
 
-class _Window:
-    """The last ``size`` items with a running count per item: O(1) per push, never a scan of the window."""
+def frequency_warning(tool: str, count: int) -> str:
+    """The frequency warning's text for ``tool`` at ``count`` calls (a workbook paraphrase)."""
+    return (f"[loop detected] You have called {tool} {count} times without finishing. Stop calling tools and give "
+            f"your final answer (workbook paraphrase).")
 
-    __slots__ = ("items", "counts", "size")
+
+def frequency_stop(tool: str, count: int) -> str:
+    """The frequency stop's text for ``tool`` at ``count`` calls (a workbook paraphrase)."""
+    return (f"[forced stop] {tool} was called {count} times, past its safety limit, so the calls were removed; "
+            f"this is the final answer (workbook paraphrase).")
+
+
+def tool_names(batch: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The names the frequency layer counts, in model order: calls without a name are not counted.
+
+    >>> tool_names([{"name": "bash"}, {"name": ""}, {"args": {}}, {"name": "grep"}])
+    ['bash', 'grep']
+    """
+    return [str(call["name"]) for call in batch if call.get("name")]
+
+
+class CountingWindow:
+    """The last ``size`` items, oldest first, with how many times each item occurs among them.
+
+    >>> w = CountingWindow(2)
+    >>> [w.push(x) for x in "aab"], w.count("a"), w.count("b")
+    ([None, None, 'a'], 1, 1)
+    """
 
     def __init__(self, size: int) -> None:
-        self.items: deque = deque()
-        self.counts: dict = {}
         self.size = size
+        self.items: deque = deque()
+        self.counts: dict[Hashable, int] = {}
 
     def push(self, item: Hashable) -> Hashable | None:
-        """Append ``item`` (+1 to its count); if that overflows, drop the oldest entry (-1 to its count, deleted at
-        0). Returns the dropped item when it left the window entirely, else ``None``. Locals and ``dict.get`` keep
-        this cheap: it runs for every call."""
-        items, counts = self.items, self.counts
-        items.append(item)
-        counts[item] = counts.get(item, 0) + 1
-        if len(items) > self.size:
-            old = items.popleft()
-            left = counts[old] - 1
-            if left:
-                counts[old] = left
-            else:
-                del counts[old]
-                return old
-        return None
+        """Append ``item``; if the window overflows, drop the oldest item and return it (else ``None``)."""
+        self.items.append(item)
+        self.counts[item] = self.counts.get(item, 0) + 1
+        if len(self.items) <= self.size:
+            return None
+        oldest = self.items.popleft()
+        self.counts[oldest] -= 1
+        if self.counts[oldest] == 0:
+            del self.counts[oldest]
+        return oldest
+
+    def count(self, item: Hashable) -> int:
+        """How many times ``item`` is in the window."""
+        return self.counts.get(item, 0)
 
 
-class _Scope:
-    """All the state of one (thread_id, run_id): both windows with their running counts, and the warned marks."""
+class ScopeState:
+    """Everything the detector remembers for one scope: both windows and the marks of what was already warned."""
 
-    __slots__ = ("hashes", "tools", "warned_hashes", "warned_tools")
-
-    def __init__(self, hash_window: int, tool_window: int) -> None:
-        self.hashes = _Window(hash_window)
-        self.tools = _Window(tool_window)
+    def __init__(self, config: DetectorConfig) -> None:
+        self.hashes = CountingWindow(config.window_size)
+        self.tools = CountingWindow(config.freq_window)
         self.warned_hashes: set[str] = set()
         self.warned_tools: set[str] = set()
 
+    def add_hash(self, digest: str) -> int:
+        """Put a batch fingerprint in the hash window and return its count there.
 
-def _warn_hash_message(count: int, window: int) -> str:
-    return (
-        f"Loop warning: you have made this same set of tool calls {count} times in the last {window} turns. "
-        "Repeating it will not give new information. Use what you already have and wrap up with your answer."
-    )
+        A warned fingerprint that left the window entirely loses its mark, so the same loop can warn again
+        (upstream prunes its warned hashes to those still in the window).
+        """
+        oldest = self.hashes.push(digest)
+        if oldest is not None and self.hashes.count(oldest) == 0:
+            self.warned_hashes.discard(oldest)
+        return self.hashes.count(digest)
+
+    def add_tool(self, name: str) -> tuple[int, str | None]:
+        """Put one call's tool name in the tool window; return its count there and the name pushed out, if any."""
+        oldest = self.tools.push(name)
+        return self.tools.count(name), oldest
+
+    def as_dict(self) -> dict:
+        """A copy of the state, for reading: windows, counts and marks."""
+        return {
+            "hashes": list(self.hashes.items),
+            "hash_counts": dict(self.hashes.counts),
+            "tool_counts": dict(self.tools.counts),
+            "warned_hashes": set(self.warned_hashes),
+            "warned_tools": set(self.warned_tools),
+        }
 
 
-def _warn_tool_message(tool: str, count: int) -> str:
-    return (
-        f"Loop warning: you have called {tool!r} {count} times recently. You appear to be going in circles. "
-        "Stop calling it again and wrap up with your answer."
-    )
+class Detector:
+    """What both orderings share: the config, the LRU dict of scope states, and fingerprinting the batch.
 
-
-def _stop_message(layer: str, count: int, tool: str | None) -> str:
-    what = f"{tool!r} was called {count} times" if layer == "frequency" else f"the same tool calls came {count} times"
-    return f"Safety limit reached: {what}, so the tool calls were dropped and a final answer is forced now."
-
-
-class LoopDetector:
-    """Decide ``ok``/``warn``/``stop`` for each model turn's batch of tool calls.
-
-    Build it from a :class:`DetectorConfig`, from keyword fields, or both (fields override the config).
-
-    >>> d = LoopDetector(warn_threshold=2, hard_limit=3)
-    >>> batch = [{"name": "bash", "args": {"command": "pytest"}}]
-    >>> [d.observe(batch).action for _ in range(3)]
-    ['ok', 'warn', 'stop']
-    >>> d.consume_stop_reason("default")
-    'loop_capped'
+    A subclass says how one batch is decided (:meth:`decide`) and how ``read_file`` ranges are keyed
+    (``read_key``). ``on_evict(scope, state)`` is called when the LRU drops a scope.
     """
 
-    #: The earlier upstream ordering returned at the first warning; see :class:`EarlyReturnLoopDetector`.
-    early_return = False
+    #: How ``read_file`` line ranges are keyed into the fingerprint.
+    read_key: Callable[..., str] = staticmethod(read_bucket)
 
-    def __init__(self, config: DetectorConfig | None = None, **fields: Any) -> None:
-        known = {f.name for f in dataclasses.fields(DetectorConfig)}
-        unknown = sorted(set(fields) - known)
-        if unknown:
-            raise TypeError(f"unknown DetectorConfig field(s) {unknown}; expected some of {sorted(known)}")
-        if config is not None and not isinstance(config, DetectorConfig):
+    def __init__(self, config: DetectorConfig | None = None, *,
+                 on_evict: Callable[[Hashable, ScopeState], None] | None = None) -> None:
+        if config is None:
+            config = DetectorConfig()
+        if not isinstance(config, DetectorConfig):
             raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
-        base = config or DetectorConfig()
-        self._config = config = dataclasses.replace(base, **fields) if fields else base
-        # Worked out once: the config is frozen and cannot be swapped, so these never go stale.
-        self._overrides = dict(config.tool_freq_overrides)
-        self._global_pair = (config.tool_freq_warn, config.tool_freq_hard_limit)
-        self._lock = threading.Lock()
-        self._scopes: LRUDict = LRUDict(self.config.max_tracked_runs)
-        self._stop_reasons: BoundedDict = BoundedDict(STOP_REASON_CAPACITY)
-
-    # -- the decision ------------------------------------------------------------------------------------------
-    def observe(self, calls: Iterable[Mapping[str, Any]], *, thread_id: Hashable = "default",
-                run_id: Hashable = "default") -> Decision:
-        """Record one model turn's batch of tool calls for the scope ``(thread_id, run_id)`` and decide."""
-        try:
-            batch = list(calls)
-        except TypeError:
-            raise TypeError(f"observe() expects an iterable of tool-call mappings, got {type(calls).__name__}") from None
-        if not batch:
-            return Decision("ok", None, None, 0)
-        digest = fingerprint(batch)  # pure, and it validates the calls: outside the lock
-        with self._lock:
-            key = (thread_id, run_id)
-            try:
-                scope = self._scopes[key]  # a read makes the scope the most recent
-            except KeyError:
-                scope = self._scopes[key] = _Scope(self.config.window_size, self.config.freq_window)
-            decision = self._decide(scope, batch, digest)
-            if decision.action == "stop":
-                self._stop_reasons[run_id] = STOP_REASON
-            return decision
+        self._config = config
+        self._states: LRUDict = LRUDict(config.max_tracked_threads, on_evict=on_evict)
 
     @property
     def config(self) -> DetectorConfig:
-        """The (frozen) configuration; build a new detector to change it."""
+        """The (frozen) configuration; the windows were sized from it, so it cannot be swapped."""
         return self._config
 
-    def _decide(self, scope: _Scope, batch: list, digest: str) -> Decision:
-        cfg = self.config
-        hashes = scope.hashes
-        gone = hashes.push(digest)
-        if gone is not None:
-            scope.warned_hashes.discard(gone)  # a hash that left the window may warn again
-        count = hashes.counts[digest]
-        if count >= cfg.hard_limit:
-            return Decision("stop", "hash", digest, count, None, _stop_message("hash", count, None))
-        hash_candidate = count >= cfg.warn_threshold and digest not in scope.warned_hashes
-        if hash_candidate and self.early_return:
-            scope.warned_hashes.add(digest)
-            return Decision("warn", "hash", digest, count, None, _warn_hash_message(count, cfg.window_size))
+    def observe(self, calls: Iterable[Mapping[str, Any]], scope: Hashable) -> Decision:
+        """Record one model turn's batch of tool calls in ``scope`` and decide. An empty batch is ``ok`` and
+        records nothing, as upstream returns before touching its state when a message has no tool calls."""
+        batch = _as_batch(calls)
+        if not batch:
+            return OK
+        digest = fingerprint(batch, read_key=self.read_key)
+        return self.decide(self._state(scope), batch, digest)
 
-        overrides, global_pair = self._overrides, self._global_pair
-        tools = scope.tools
-        tool_counts = tools.counts
-        tool_candidate: tuple[str, int] | None = None
-        for call in batch:
-            name = call.get("name", "")
-            if not name:
-                continue
-            if type(name) is not str and not isinstance(name, str):
-                name = str(name)
-            tools.push(name)
-            tool_count = tool_counts.get(name, 0)
-            warn, hard = overrides.get(name, global_pair)  # cfg.thresholds_for(name), without the call
-            if tool_count >= hard:
-                return Decision("stop", "frequency", digest, tool_count, name,
-                                _stop_message("frequency", tool_count, name))
-            if tool_count < warn:
-                scope.warned_tools.discard(name)
-            elif name not in scope.warned_tools and tool_candidate is None:
-                tool_candidate = (name, tool_count)
-                if self.early_return:
-                    scope.warned_tools.add(name)
-                    return Decision("warn", "frequency", digest, tool_count, name,
-                                    _warn_tool_message(name, tool_count))
+    def decide(self, state: ScopeState, batch: list, digest: str) -> Decision:
+        """Count ``batch`` in ``state`` and decide; each ordering defines this."""
+        raise NotImplementedError
 
-        if hash_candidate:
-            scope.warned_hashes.add(digest)
-            return Decision("warn", "hash", digest, count, None, _warn_hash_message(count, cfg.window_size))
-        if tool_candidate is not None:
-            name, tool_count = tool_candidate
-            if tool_counts.get(name, 0) >= cfg.thresholds_for(name)[0]:
-                scope.warned_tools.add(name)  # a burst that decayed within the batch leaves no stale mark
-            return Decision("warn", "frequency", digest, tool_count, name, _warn_tool_message(name, tool_count))
-        return Decision("ok", None, digest, count)
+    def _state(self, scope: Hashable) -> ScopeState:
+        """The scope's state, made the most recently used; a new scope may evict the least recently used one."""
+        state = self._states.get(scope)
+        if state is None:
+            state = self._states[scope] = ScopeState(self.config)
+        return state
 
-    # -- state management --------------------------------------------------------------------------------------
-    def reset(self, thread_id: Hashable | None = None) -> None:
-        """Forget every scope of ``thread_id``; with no argument forget everything, stop reasons included."""
-        with self._lock:
-            if thread_id is None:
-                self._scopes.clear()
-                self._stop_reasons.clear()
-                return
-            for key in [key for key in self._scopes if key[0] == thread_id]:
-                del self._scopes[key]
-
-    def consume_stop_reason(self, run_id: Hashable) -> str | None:
-        """Pop and return the stop reason recorded for ``run_id`` (``None`` if it was never stopped)."""
-        with self._lock:
-            return self._stop_reasons.pop(run_id, None)
-
-    # -- read-only views for teaching and replay ---------------------------------------------------------------
+    # -- what the middleware and a learner can see or drop ----------------------------------------------------
     @property
-    def scopes(self) -> list[tuple[Hashable, Hashable]]:
-        """The tracked ``(thread_id, run_id)`` scopes, least recently observed first."""
-        with self._lock:
-            return list(self._scopes)
+    def scopes(self) -> list[Hashable]:
+        """The tracked scopes, least recently used first."""
+        return list(self._states)
 
-    @property
-    def stop_reasons(self) -> dict:
-        """A copy of the recorded stop reasons, oldest first."""
-        with self._lock:
-            return dict(self._stop_reasons.items())
-
-    def snapshot(self, thread_id: Hashable = "default", run_id: Hashable = "default") -> dict | None:
+    def snapshot(self, scope: Hashable) -> dict | None:
         """A copy of one scope's state (``None`` if untracked). Looking does not count as using the scope."""
-        with self._lock:
-            scope = self._scopes.peek((thread_id, run_id))
-            if scope is None:
-                return None
-            return {
-                "hashes": list(scope.hashes.items),
-                "hash_counts": dict(scope.hashes.counts),
-                "tool_counts": dict(scope.tools.counts),
-                "warned_hashes": set(scope.warned_hashes),
-                "warned_tools": set(scope.warned_tools),
-            }
+        state = self._states.peek(scope)
+        return None if state is None else state.as_dict()
+
+    def forget(self, scope: Hashable) -> None:
+        """Drop one scope's state (no eviction callback: this is a reset, not an eviction)."""
+        self._states.pop(scope, None)
+
+    def forget_all(self) -> None:
+        """Drop every scope's state."""
+        self._states.clear()
+
+    # -- the two outcomes that are the same in both orderings ---------------------------------------------------
+    def _stop_hash(self, digest: str, count: int) -> Decision:
+        return Decision("stop", "hash", None, count, digest, HASH_STOP)
+
+    def _warn_hash(self, state: ScopeState, digest: str, count: int) -> Decision:
+        state.warned_hashes.add(digest)
+        return Decision("warn", "hash", None, count, digest, HASH_WARNING)
+
+    def _stop_tool(self, digest: str, name: str, count: int) -> Decision:
+        return Decision("stop", "frequency", name, count, digest, frequency_stop(name, count))
+
+    def _warn_tool(self, state: ScopeState, digest: str, name: str, count: int, *, mark: bool = True) -> Decision:
+        if mark:
+            state.warned_tools.add(name)
+        return Decision("warn", "frequency", name, count, digest, frequency_warning(name, count))
 
 
-class EarlyReturnLoopDetector(LoopDetector):
-    """The *earlier* upstream ordering, kept for contrast (chapter 06).
+class PinnedDetector(Detector):
+    """deer-flow at ``f1f4af99``: the hash layer first, and the first warning or stop returns at once.
 
-    It returns as soon as it finds a hash warning, so that batch's tool names are never counted, and it returns
-    at the first frequency warning, so the rest of the batch is never counted. Hard stops work as in
-    :class:`LoopDetector`.
+    A new hash warning or a hash stop returns before any tool name of the batch is counted; an already-warned
+    hash falls through to the frequency layer. There, names are counted in model order, and the first one that
+    reaches its hard limit stops, or the first that reaches its warn limit unwarned warns: the rest of the batch
+    is never counted. A warned name is unmarked when it is called again below its warn limit.
+
+    >>> d = PinnedDetector(DetectorConfig(warn_threshold=2, hard_limit=3))
+    >>> pytest = [{"name": "bash", "args": {"command": "pytest"}}]
+    >>> [d.observe(pytest, "thread-1").action for _ in range(3)]
+    ['ok', 'warn', 'stop']
     """
 
-    early_return = True
+    def decide(self, state: ScopeState, batch: list, digest: str) -> Decision:
+        cfg = self.config
+        count = state.add_hash(digest)
+        if count >= cfg.hard_limit:
+            return self._stop_hash(digest, count)
+        if count >= cfg.warn_threshold and digest not in state.warned_hashes:
+            return self._warn_hash(state, digest, count)
+        for name in tool_names(batch):
+            calls, _ = state.add_tool(name)
+            warn, hard = cfg.thresholds_for(name)
+            if calls >= hard:
+                return self._stop_tool(digest, name, calls)
+            if calls < warn:
+                state.warned_tools.discard(name)
+            elif name not in state.warned_tools:
+                return self._warn_tool(state, digest, name, calls)
+        return Decision("ok", fingerprint=digest)
+
+
+class SeverityFirstDetector(Detector):
+    """The later contract of upstream PR #5245 (issue #5243), with PR #5486's exact ``read_file`` windows.
+
+    A hash stop still rejects the batch before any name is counted. Otherwise every call of the batch is counted
+    in model order; the first name to reach its hard limit stops at once. If nothing stops, a hash warning wins
+    over a frequency warning, and only the warning that is delivered is marked. A name pushed out of the window
+    below its warn limit is unmarked at once, and a burst that decays within its own batch leaves no mark.
+    Modelled from the PR descriptions and the later lifecycle contract, not checked against upstream code.
+
+    >>> d = SeverityFirstDetector(DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3))
+    >>> reads = [{"name": "read_file", "args": {"path": p}} for p in ("a.py", "b.py", "c.py")]
+    >>> d.observe(reads, ("thread-1", "run-1")).action  # the pinned ordering warns at b.py and never sees c.py
+    'stop'
+    """
+
+    read_key = staticmethod(read_window)
+
+    def decide(self, state: ScopeState, batch: list, digest: str) -> Decision:
+        cfg = self.config
+        count = state.add_hash(digest)
+        if count >= cfg.hard_limit:
+            return self._stop_hash(digest, count)
+        tool_warning: tuple[str, int] | None = None
+        for name in tool_names(batch):
+            calls, pushed_out = state.add_tool(name)
+            if pushed_out is not None and state.tools.count(pushed_out) < cfg.thresholds_for(pushed_out)[0]:
+                state.warned_tools.discard(pushed_out)  # its burst decayed: it may warn again
+            warn, hard = cfg.thresholds_for(name)
+            if calls >= hard:
+                return self._stop_tool(digest, name, calls)
+            if calls < warn:
+                state.warned_tools.discard(name)
+            elif name not in state.warned_tools and tool_warning is None:
+                tool_warning = (name, calls)
+        if count >= cfg.warn_threshold and digest not in state.warned_hashes:
+            return self._warn_hash(state, digest, count)
+        if tool_warning is not None:
+            name, calls = tool_warning
+            still_hot = state.tools.count(name) >= cfg.thresholds_for(name)[0]
+            return self._warn_tool(state, digest, name, calls, mark=still_hot)
+        return Decision("ok", fingerprint=digest)
+
+
+def _as_batch(calls: Any) -> list:
+    """The batch as a list of call mappings; anything else is a ``TypeError`` naming what was wrong."""
+    if isinstance(calls, (str, bytes, Mapping)):
+        raise TypeError(f"a batch must be a list of tool-call mappings, got {type(calls).__name__}")
+    try:
+        batch = list(calls)
+    except TypeError:
+        raise TypeError(f"a batch must be a list of tool-call mappings, got {type(calls).__name__}") from None
+    for index, call in enumerate(batch):
+        if not isinstance(call, Mapping):
+            raise TypeError(f"call {index} of the batch must be a mapping with 'name' and 'args', "
+                            f"got {type(call).__name__}: {call!r:.80}")
+    return batch

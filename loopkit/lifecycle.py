@@ -1,18 +1,22 @@
-"""A simulated agent loop around the detector: where warnings and stops land in the conversation (chapter 06).
+"""A simulated agent loop that calls the middleware's hooks where the framework would (chapter 06).
 
-There is no language model here. A *script* (a list of batches, like a :mod:`loopkit.patterns` trace) plays
-the model: each model call emits the next batch of tool calls, and an exhausted script gives the final answer.
-Simulated tools answer every call. After each model turn the detector decides, and the loop does what the
-middleware does:
+There is no language model here. A *script* (a list of batches, like a :mod:`loopkit.patterns` trace) plays the
+model: each model call emits the next batch of tool calls, and an exhausted script gives the final answer.
+Simulated tools answer every call. The loop calls the hooks of a :mod:`loopkit.middleware` model in the order a
+LangChain agent calls DeerFlow's middleware:
 
-* **warn**: the warning is queued for the ``(thread_id, run_id)``; at the *next* model call it is appended as a
-  user message, after the tool results, and the queue is drained;
-* **stop**: the tool calls are stripped from that assistant message, the stop text is appended to its content,
-  the tools never run, and the detector records the run's stop reason; the run is over;
-* **end of run**: whatever is still queued for that run, and only that run, is dropped.
+1. ``before_agent`` when a run starts;
+2. before every model call, ``wrap_model_call``: the run's queued warnings, merged, become **one** human message
+   named ``loop_warning``, appended after every tool result (upstream PR #2752);
+3. after every model call, ``after_model``; on a **stop** the assistant message loses its tool calls (and the
+   copies in ``additional_kwargs``), ``finish_reason`` ``tool_calls`` becomes ``stop``, the stop text is appended
+   to the content, the tools never run, and the run's context records ``stop_reason = "loop_capped"``;
+4. ``after_agent`` when the run ends.
 
-Messages use the OpenAI chat shape (``role``, ``content``, ``tool_calls``, ``tool_call_id``), so
-:func:`check_pairing` can show why a warning placed *between* a tool call and its result breaks the request.
+Messages are LangChain message dicts (``type`` ``human``/``ai``/``tool``, as ``messages_to_dict`` stores their
+data), with OpenAI-shaped copies of the calls in ``additional_kwargs``, as LangChain's OpenAI integration keeps
+them. This loop is this workbook's own simulation; the hook order and the stop's effects are upstream's at
+``f1f4af99`` (``backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py``).
 """
 
 from __future__ import annotations
@@ -21,18 +25,25 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .detector import Decision, LoopDetector
+from .detector import Decision
+from .middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from .normalize import display_json, normalize_args
 from .patterns import as_batches
 
-__all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "check_pairing", "format_messages", "default_tool"]
+__all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "append_text", "check_pairing", "format_messages",
+           "default_tool", "WARNING_NAME"]
 
-#: Where a warning goes: ``"after_results"`` (queued, appended at the next model call: correct) or
+#: Where a warning goes: ``"after_results"`` (queued, appended at the next model call, as upstream does) or
 #: ``"before_results"`` (inserted right after the assistant message, before its tool results: breaks pairing).
 PLACEMENTS = ("after_results", "before_results")
 
+#: The ``name`` of the human message that carries loop warnings.
+WARNING_NAME = "loop_warning"
+
 #: What the scripted model says when its script is exhausted.
 FINAL_ANSWER = "Here is my answer, based on what the tools returned."
+
+_ROLES = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:
@@ -44,9 +55,18 @@ def default_tool(name: str, args: Mapping[str, Any]) -> str:
     return f"{name} done: {display_json(dict(args), sort_keys=True)}"
 
 
-def _arguments(args: Any) -> str:
-    """The ``arguments`` string of an OpenAI-style tool call: a string is already that (as a provider sent it)."""
-    return args if isinstance(args, str) else display_json(args)
+def append_text(content: Any, text: str) -> Any:
+    """Append ``text`` to a message's content as upstream's stop does: ``None`` becomes the text, a list of
+    content blocks gets a text block, a string gets a blank line and the text.
+
+    >>> append_text("", "STOP"), append_text(None, "STOP"), append_text([{"type": "text", "text": "hi"}], "STOP")
+    ('\\n\\nSTOP', 'STOP', [{'type': 'text', 'text': 'hi'}, {'type': 'text', 'text': '\\n\\nSTOP'}])
+    """
+    if content is None:
+        return text
+    if isinstance(content, list):
+        return [*content, {"type": "text", "text": f"\n\n{text}"}]
+    return f"{content}\n\n{text}"
 
 
 def _checked_script(script: Any) -> list:
@@ -65,33 +85,36 @@ def _checked_script(script: Any) -> list:
 
 @dataclass(frozen=True)
 class Step:
-    """One model call of a run: what was delivered to it, what it emitted, what the detector decided.
+    """One model call of a run: the warnings delivered to it, what it emitted, what the middleware decided.
 
     ``messages_after`` is the length of the thread's message list after the step, so
-    ``run.messages[:step.messages_after]`` is the conversation as it stood then.
+    ``run.messages[:step.messages_after]`` is the conversation as it stood then; ``pending_after`` is what is
+    queued for the run's next model call.
     """
 
     turn: int
     calls: tuple
     decision: Decision | None
-    delivered: tuple[str, ...]
+    delivered: tuple[Decision, ...]
     outcome: str
     messages_after: int
-    pending_after: tuple[str, ...]
+    pending_after: tuple[Decision, ...]
 
 
 @dataclass
 class Run:
-    """One run of the agent in a thread. ``messages`` is the whole thread's list, shared by its runs."""
+    """One run of the agent in a thread. ``messages`` is the whole thread's list, shared by its runs;
+    ``context`` is the run's runtime context (``thread_id``, ``run_id``, and ``stop_reason`` after a stop)."""
 
     thread_id: Hashable
     run_id: Hashable
     messages: list[dict]
     first_message: int
     script: list = field(repr=False)
+    context: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     status: str = "running"  # running, answered, stopped, turn_limit, ended
-    _next: int = field(default=0, repr=False)
+    next_batch: int = field(default=0, repr=False)
 
     @property
     def done(self) -> bool:
@@ -99,48 +122,38 @@ class Run:
 
     @property
     def actions(self) -> list[str]:
-        """The detector's action for each model turn that emitted tool calls."""
+        """The middleware's action for each model turn that emitted tool calls."""
         return [s.decision.action for s in self.steps if s.decision is not None]
-
-    @property
-    def own_messages(self) -> list[dict]:
-        """The messages this run added to the thread."""
-        return self.messages[self.first_message:]
 
 
 class AgentLoop:
-    """Run scripted "models" against simulated tools, with a :class:`LoopDetector` deciding after each turn.
+    """Run scripted "models" against simulated tools, calling a middleware's hooks around each model call.
 
-    >>> loop = AgentLoop(LoopDetector(warn_threshold=2, hard_limit=3))
+    >>> from loopkit import DetectorConfig, PinnedMiddleware
+    >>> loop = AgentLoop(PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3)))
     >>> pytest = [{"name": "bash", "args": {"command": "pytest"}}]
     >>> run = loop.run([pytest] * 4, run_id="r1")
-    >>> run.actions, run.status, [m["role"] for m in run.messages]
-    (['ok', 'warn', 'stop'], 'stopped', ['user', 'assistant', 'tool', 'assistant', 'tool', 'user', 'assistant'])
-    >>> check_pairing(run.messages) is None, loop.detector.consume_stop_reason("r1")
-    (True, 'loop_capped')
+    >>> run.actions, run.status, [m["type"] for m in run.messages]
+    (['ok', 'warn', 'stop'], 'stopped', ['human', 'ai', 'tool', 'ai', 'tool', 'human', 'ai'])
+    >>> run.context["stop_reason"], loop.middleware.consume_stop_reason("r1")
+    ('loop_capped', 'loop_capped')
     """
 
-    def __init__(self, detector: LoopDetector | None = None, *,
+    def __init__(self, middleware: LoopMiddleware | None = None, *,
                  tools: Mapping[str, Callable[[Mapping[str, Any]], str]] | None = None,
                  placement: str = "after_results") -> None:
-        if detector is not None and not isinstance(detector, LoopDetector):
-            raise TypeError(f"detector must be a LoopDetector or None, got {type(detector).__name__}")
+        if middleware is not None and not isinstance(middleware, LoopMiddleware):
+            raise TypeError(f"middleware must be a PinnedMiddleware or RunScopedMiddleware, "
+                            f"got {type(middleware).__name__}")
         if placement not in PLACEMENTS:
             raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
         if tools is not None and not (isinstance(tools, Mapping) and all(callable(f) for f in tools.values())):
             raise TypeError("tools must map a tool name to a function of the call's args that returns a string")
-        self.detector = detector if detector is not None else LoopDetector()
+        self.middleware = middleware if middleware is not None else PinnedMiddleware()
         self.placement = placement
         self._tools = dict(tools or {})
         self._threads: dict[Hashable, list[dict]] = {}
-        self._pending: dict[tuple[Hashable, Hashable], list[str]] = {}
         self._calls = 0
-
-    # -- what a learner inspects ---------------------------------------------------------------------------------
-    @property
-    def pending(self) -> dict[tuple[Hashable, Hashable], list[str]]:
-        """A copy of the queued warnings, by ``(thread_id, run_id)``."""
-        return {key: list(texts) for key, texts in self._pending.items() if texts}
 
     def messages(self, thread_id: Hashable = "default") -> list[dict]:
         """The thread's message list (the live list: runs of the thread append to it)."""
@@ -149,72 +162,67 @@ class AgentLoop:
     # -- the loop ------------------------------------------------------------------------------------------------
     def start(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
               task: str = "Please fix the failing test.") -> Run:
-        """Begin a run: the user's ``task`` joins the thread, and ``script`` will play the model."""
+        """Begin a run (``before_agent``): the user's ``task`` joins the thread, and ``script`` plays the model."""
         if not isinstance(task, str):
             raise TypeError(f"task must be a string, got {type(task).__name__}")
         batches = _checked_script(script)  # before anything changes: a bad call is named, no state is touched
         messages = self.messages(thread_id)
         first = len(messages)
-        messages.append({"role": "user", "content": task})
-        return Run(thread_id, run_id, messages, first, batches)
+        messages.append({"type": "human", "content": task})
+        self.middleware.before_agent(thread_id, run_id)
+        return Run(thread_id, run_id, messages, first, batches, {"thread_id": thread_id, "run_id": run_id})
 
     def step(self, run: Run) -> Step:
-        """One model call of ``run``: deliver queued warnings, take the model's turn, let the detector decide."""
+        """One model call of ``run``: ``wrap_model_call`` delivers the queued warnings, the model takes its turn,
+        and ``after_model`` decides."""
         if not isinstance(run, Run):
             raise TypeError(f"run must be a Run from AgentLoop.start(), got {type(run).__name__}")
         if run.done:
             raise ValueError(f"run {run.run_id!r} is over ({run.status}); start a new run")
-        key = (run.thread_id, run.run_id)
-        messages = run.messages
-        delivered = tuple(self._pending.pop(key, ()))  # the next model call: drain the queue, after the results
-        for text in delivered:
-            messages.append({"role": "user", "content": text})
+        delivered = tuple(self.middleware.wrap_model_call(run.thread_id, run.run_id))
+        if delivered:
+            run.messages.append(_warning_message(delivered))
         turn = len(run.steps) + 1
-
-        calls = run.script[run._next] if run._next < len(run.script) else []
-        run._next += 1
+        calls = run.script[run.next_batch] if run.next_batch < len(run.script) else []
+        run.next_batch += 1
         if not calls:
-            messages.append({"role": "assistant", "content": FINAL_ANSWER})
+            run.messages.append({"type": "ai", "content": FINAL_ANSWER, "tool_calls": [],
+                                 "response_metadata": {"finish_reason": "stop"}})
             run.status = "answered"
             return self._record(run, turn, (), None, delivered, "final answer")
 
-        tool_calls = []
-        for call in calls:
-            self._calls += 1
-            tool_calls.append({"id": f"call_{self._calls}", "type": "function",
-                               "function": {"name": call.get("name", ""),
-                                            "arguments": _arguments(call.get("args", {}))}})
-        assistant = {"role": "assistant", "content": "", "tool_calls": tool_calls}
-        messages.append(assistant)
-        decision = self.detector.observe(calls, thread_id=run.thread_id, run_id=run.run_id)
-
+        assistant = self._assistant_message(calls)
+        run.messages.append(assistant)
+        decision = self.middleware.after_model(calls, run.thread_id, run.run_id)
         if decision.action == "stop":
-            del assistant["tool_calls"]  # the calls never run, so no results are owed
-            assistant["content"] = f"{assistant['content']}\n\n{decision.message}".strip()
+            _strip_for_stop(assistant, decision.message)
+            run.context["stop_reason"] = STOP_REASON
             run.status = "stopped"
             return self._record(run, turn, calls, decision, delivered, f"stopped: {len(calls)} call(s) stripped")
 
         if decision.action == "warn" and self.placement == "before_results":
-            messages.append({"role": "user", "content": decision.message})
-        for call, request in zip(calls, tool_calls):
-            messages.append({"role": "tool", "tool_call_id": request["id"], "content": self._answer(call)})
-        if decision.action == "warn" and self.placement == "after_results":
-            self._pending.setdefault((run.thread_id, run.run_id), []).append(decision.message)
+            self.middleware.wrap_model_call(run.thread_id, run.run_id)  # the mistake: deliver it at once
+            run.messages.append(_warning_message((decision,)))
+        for call, request in zip(calls, assistant["tool_calls"]):
+            run.messages.append({"type": "tool", "tool_call_id": request["id"], "name": request["name"],
+                                 "content": self._answer(call)})
         outcome = "warned" if decision.action == "warn" else "tools ran"
         return self._record(run, turn, calls, decision, delivered, outcome)
 
-    def finish(self, run: Run) -> list[str]:
-        """End ``run``: drop its own queued warnings (no other run's) and return what was dropped."""
+    def finish(self, run: Run) -> list[Decision]:
+        """End ``run`` (``after_agent``) and return the warnings it queued but never delivered, now dropped."""
         if not isinstance(run, Run):
             raise TypeError(f"run must be a Run from AgentLoop.start(), got {type(run).__name__}")
         if run.status == "running":
             run.status = "ended"
-        return self._pending.pop((run.thread_id, run.run_id), [])
+        dropped = self.middleware.pending.get((thread_key(run.thread_id), run.run_id), [])
+        self.middleware.after_agent(run.thread_id, run.run_id)
+        return dropped
 
     def run(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
             task: str = "Please fix the failing test.", max_turns: int | None = None) -> Run:
-        """Start a run, step it until the model answers, the detector stops it or ``max_turns`` model calls have
-        been made (a recursion limit), then finish it."""
+        """Start a run, step it until the model answers, the middleware stops it or ``max_turns`` model calls
+        have been made (a recursion limit), then finish it."""
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
             raise ValueError(f"max_turns must be an int >= 1 or None, got {max_turns!r}")
         run = self.start(script, thread_id=thread_id, run_id=run_id, task=task)
@@ -227,6 +235,19 @@ class AgentLoop:
         return run
 
     # -- helpers -------------------------------------------------------------------------------------------------
+    def _assistant_message(self, calls: list) -> dict:
+        """The model's message: LangChain ``tool_calls`` plus the OpenAI-shaped copies a provider integration keeps
+        in ``additional_kwargs``."""
+        requests, openai = [], []
+        for call in calls:
+            self._calls += 1
+            call_id, name, args = f"call_{self._calls}", call.get("name", ""), call.get("args", {})
+            requests.append({"name": name, "args": args, "id": call_id, "type": "tool_call"})
+            arguments = args if isinstance(args, str) else display_json(args)
+            openai.append({"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}})
+        return {"type": "ai", "content": "", "tool_calls": requests, "additional_kwargs": {"tool_calls": openai},
+                "response_metadata": {"finish_reason": "tool_calls"}}
+
     def _answer(self, call: Mapping[str, Any]) -> str:
         """Run the call's tool on its arguments, parsed as the detector reads them (a JSON string becomes a dict;
         other text is passed as sent)."""
@@ -240,24 +261,55 @@ class AgentLoop:
 
     def _record(self, run: Run, turn: int, calls: Iterable, decision: Decision | None, delivered: tuple,
                 outcome: str) -> Step:
-        step = Step(turn, tuple(calls), decision, delivered, outcome, len(run.messages),
-                    tuple(self._pending.get((run.thread_id, run.run_id), ())))
+        pending = self.middleware.pending.get((thread_key(run.thread_id), run.run_id), [])
+        step = Step(turn, tuple(calls), decision, delivered, outcome, len(run.messages), tuple(pending))
         run.steps.append(step)
         return step
 
 
+def _warning_message(warnings: Iterable[Decision]) -> dict:
+    """The one human message that carries the merged warnings of a model call."""
+    return {"type": "human", "name": WARNING_NAME, "content": "\n\n".join(w.message for w in warnings)}
+
+
+def _strip_for_stop(assistant: dict, stop_text: str) -> None:
+    """What a hard stop does to the assistant message: no calls left anywhere, a plain final answer."""
+    assistant["tool_calls"] = []
+    extra = {k: v for k, v in assistant.get("additional_kwargs", {}).items() if k not in ("tool_calls", "function_call")}
+    assistant["additional_kwargs"] = extra
+    metadata = dict(assistant.get("response_metadata", {}))
+    if metadata.get("finish_reason") == "tool_calls":
+        metadata["finish_reason"] = "stop"
+    assistant["response_metadata"] = metadata
+    assistant["content"] = append_text(assistant.get("content"), stop_text)
+
+
+def _role(message: Mapping[str, Any]) -> str | None:
+    """``user``/``assistant``/``tool``/``system`` for an OpenAI ``role`` or a LangChain ``type``."""
+    if "role" in message:
+        return message["role"]
+    return _ROLES.get(message.get("type"), message.get("type"))
+
+
+def _request_ids(message: Mapping[str, Any]) -> list | None:
+    """The ids of the tool calls a message asks for (``None`` when it asks for none)."""
+    requests = message.get("tool_calls")
+    return list(requests) if requests else None
+
+
 def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
-    """The first violation of OpenAI-style call/result pairing in ``messages``, or ``None`` if there is none.
+    """The first violation of tool-call/result pairing in ``messages``, or ``None`` if there is none.
 
-    The rule: an assistant message with ``tool_calls`` must be followed at once by one ``tool`` message per call
-    id, before any other message; every ``tool`` message must answer an open call. A call without a non-empty
-    string ``id`` can never be answered, so it is a violation too.
+    The rule OpenAI-style APIs enforce: an assistant message with tool calls must be followed at once by one
+    ``tool`` message per call id, before any other message; every ``tool`` message must answer an open call. A
+    call without a non-empty string ``id`` can never be answered, so it is a violation too. Messages may use
+    OpenAI's ``role`` or LangChain's ``type``.
 
-    >>> call = {"role": "assistant", "content": "", "tool_calls": [{"id": "c1"}]}
-    >>> check_pairing([call, {"role": "tool", "tool_call_id": "c1", "content": "ok"}]) is None
+    >>> ai = {"type": "ai", "content": "", "tool_calls": [{"id": "c1"}]}
+    >>> check_pairing([ai, {"type": "tool", "tool_call_id": "c1", "content": "ok"}]) is None
     True
-    >>> print(check_pairing([call, {"role": "user", "content": "warning"}, {"role": "tool", "tool_call_id": "c1"}]))
-    message 1 (user) comes before the result of c1, requested by message 0
+    >>> print(check_pairing([ai, {"type": "human", "content": "warning"}, {"type": "tool", "tool_call_id": "c1"}]))
+    message 1 (human) comes before the result of c1, requested by message 0
     """
     try:
         items = list(messages)
@@ -266,9 +318,9 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
     open_ids: list[str] = []
     opened_by = -1
     for index, message in enumerate(items):
-        if not isinstance(message, Mapping) or "role" not in message:
-            raise TypeError(f"messages[{index}] must be a mapping with a 'role', got {message!r:.60}")
-        role = message["role"]
+        if not isinstance(message, Mapping) or _role(message) is None:
+            raise TypeError(f"messages[{index}] must be a mapping with a 'role' or 'type', got {message!r:.60}")
+        role, shown = _role(message), message.get("role", message.get("type"))
         if role == "tool":
             answered = message.get("tool_call_id")
             if answered not in open_ids:
@@ -277,17 +329,18 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
             continue
         if open_ids:
             waiting = ", ".join(open_ids)
-            return (f"message {index} ({role}) comes before the result{'s' if len(open_ids) > 1 else ''} of "
+            return (f"message {index} ({shown}) comes before the result{'s' if len(open_ids) > 1 else ''} of "
                     f"{waiting}, requested by message {opened_by}")
-        if role == "assistant" and message.get("tool_calls"):
-            for k, request in enumerate(message["tool_calls"]):
+        requests = _request_ids(message) if role == "assistant" else None
+        if requests:
+            for k, request in enumerate(requests):
                 if not isinstance(request, Mapping):
-                    return (f"message {index} (assistant): tool call {k} is a {type(request).__name__}; "
+                    return (f"message {index} ({shown}): tool call {k} is a {type(request).__name__}; "
                             "expected a mapping with an 'id'")
                 if not isinstance(request.get("id"), str) or not request.get("id"):
-                    return (f"message {index} (assistant): tool call {k} has id {request.get('id')!r}; "
+                    return (f"message {index} ({shown}): tool call {k} has id {request.get('id')!r}; "
                             "expected a non-empty string id")
-            open_ids = [request["id"] for request in message["tool_calls"]]
+            open_ids = [request["id"] for request in requests]
             opened_by = index
     if open_ids:
         return f"{', '.join(open_ids)} of message {opened_by} never got a result"
@@ -299,21 +352,33 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def _call_text(request: Mapping[str, Any]) -> str:
+    """``"-> c1 bash {"command": "ls"}"`` for a LangChain or an OpenAI-shaped call."""
+    if "function" in request:
+        function = request.get("function", {})
+        return f"-> {request.get('id')} {function.get('name')} {function.get('arguments')}"
+    args = request.get("args")
+    return f"-> {request.get('id')} {request.get('name')} {args if isinstance(args, str) else display_json(args)}"
+
+
 def format_messages(messages: Iterable[Mapping[str, Any]], *, start: int = 0, width: int = 90) -> str:
     """A compact listing of a message list, one line per message (per tool call), numbered from ``start``.
 
-    >>> print(format_messages([{"role": "user", "content": "hi"},
-    ...     {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "function": {"name": "bash",
-    ...      "arguments": '{"command": "ls"}'}}]}, {"role": "tool", "tool_call_id": "c1", "content": "a.py"}]))
-     0 user       hi
-     1 assistant  -> c1 bash {"command": "ls"}
+    A named message shows its name (``human:loop_warning``).
+
+    >>> print(format_messages([{"type": "human", "content": "hi"},
+    ...     {"type": "ai", "content": "", "tool_calls": [{"id": "c1", "name": "bash", "args": {"command": "ls"}}]},
+    ...     {"type": "tool", "tool_call_id": "c1", "content": "a.py"}]))
+     0 human      hi
+     1 ai         -> c1 bash {"command": "ls"}
      2 tool       c1: a.py
     """
     lines = []
     for index, message in enumerate(list(messages)[start:], start=start):
-        role = message.get("role", "?")
-        head = f"{index:2d} {role:<10} "
-        if role == "tool":
+        kind = message.get("type", message.get("role", "?"))
+        label = f"{kind}:{message['name']}" if message.get("name") and kind != "tool" else kind
+        head = f"{index:2d} {label:<10} "
+        if _role(message) == "tool":
             lines.append(head + _clip(f"{message.get('tool_call_id')}: {message.get('content', '')}", width))
             continue
         requests = message.get("tool_calls") or []
@@ -321,8 +386,6 @@ def format_messages(messages: Iterable[Mapping[str, Any]], *, start: int = 0, wi
             lines.append(head + _clip(message.get("content", ""), width))
             head = " " * len(head)
         for request in requests:
-            function = request.get("function", {})
-            lines.append(head + _clip(f"-> {request.get('id')} {function.get('name')} {function.get('arguments')}",
-                                      width))
+            lines.append(head + _clip(_call_text(request), width))
             head = " " * len(head)
     return "\n".join(lines)

@@ -33,7 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .detector import DetectorConfig, LoopDetector
+from .detector import DetectorConfig
+from .middleware import PinnedMiddleware
 from .normalize import display_json, normalize_args
 
 __all__ = [
@@ -313,9 +314,10 @@ class OpenCode(PeerModel):
 
 
 class DeerFlow(PeerModel):
-    """DeerFlow's own detector (:class:`loopkit.detector.LoopDetector`), judged per batch like the peers.
+    """DeerFlow's own detector at the pinned commit (:class:`loopkit.middleware.PinnedMiddleware`), judged per
+    batch like the peers.
 
-    Not a simplification: this runs the workbook's model of the middleware with ``config``.
+    Not a simplification: this runs the workbook's conformance-checked model of the middleware with ``config``.
 
     >>> batch = [{"name": "bash", "args": {"command": "pytest"}}]
     >>> DeerFlow().run([batch] * 6)
@@ -325,7 +327,7 @@ class DeerFlow(PeerModel):
     name = "DeerFlow"
     compares = "order-free fingerprint of the whole batch; tool-name counts"
     acts = "hash count 3 in 20 batches warns, 5 stops; a tool 30 times in 50 calls warns, 50 stops"
-    repo = "bytedance/deer-flow (loop_detection_middleware.py)"
+    repo = "bytedance/deer-flow (loop_detection_middleware.py at f1f4af99)"
     note = "the workbook's model of DeerFlow's LoopDetectionMiddleware"
 
     def __init__(self, config: DetectorConfig | None = None) -> None:
@@ -334,10 +336,10 @@ class DeerFlow(PeerModel):
         self.config = config or DetectorConfig()
 
     def _start(self):
-        return LoopDetector(self.config)
+        return PinnedMiddleware(self.config)
 
-    def _step(self, detector, batch):
-        return {detector.observe([c for c in batch if not _is_message(c)]).action} - {"ok"}
+    def _step(self, middleware, batch):
+        return {middleware.after_model([c for c in batch if not _is_message(c)], "default", "default").action} - {"ok"}
 
 
 #: One instance of every peer model, in the order of the chapter's table.

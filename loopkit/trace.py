@@ -3,9 +3,9 @@
 This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import trace``.
 
 A *trace* is a list of batches, one per model turn, each a list of ``{"name": ..., "args": ...}`` calls (a
-:class:`~loopkit.patterns.Pattern` works too). :func:`replay` feeds the batches to a fresh
-:class:`~loopkit.detector.LoopDetector`, in order and in one scope, and records after each batch what the detector
-saw and decided.
+:class:`~loopkit.patterns.Pattern` works too). :func:`replay` feeds the batches to a fresh middleware model
+(:class:`~loopkit.middleware.PinnedMiddleware` by default), in order and in one run, and records after each batch
+what the detector saw and decided.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from .detector import DetectorConfig, LoopDetector
+from .detector import DetectorConfig
+from .middleware import LoopMiddleware, middleware_for
 from .patterns import PATTERNS, as_batches
 
 __all__ = ["TOOL_PREFIX", "replay", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
@@ -22,39 +23,41 @@ __all__ = ["TOOL_PREFIX", "replay", "config_of", "tool_columns", "first_steps", 
 TOOL_PREFIX = "calls:"
 
 
-def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Hashable = "default",
-           run_id: Hashable = "default", detector: LoopDetector | None = None, until_stop: bool = False):
-    """Feed ``batches`` to a fresh detector, in order and in one scope, and return one row per batch.
+def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+           thread_id: Hashable = "default", run_id: Hashable = "default", middleware: LoopMiddleware | None = None,
+           until_stop: bool = False):
+    """Feed ``batches`` to a fresh middleware, in order and in one run, and return one row per batch.
 
     Columns: ``step`` (1-based), ``n_calls``, ``fingerprint``, ``hash_count`` (the fingerprint's count in the hash
     window after the batch), one ``calls:<tool>`` column per tool in the trace (its count in the tool-name window
     after the batch, most-called tool first), then ``action``, ``layer``, ``tool`` and ``count`` from the
-    decision. Every batch is replayed, even after a stop (the counts show what would have followed), unless
-    ``until_stop`` is true. Pass ``detector`` (instead of ``config``) to replay through an existing detector, for
-    example an :class:`~loopkit.detector.EarlyReturnLoopDetector`. ``df.attrs["config"]`` holds
-    ``config.as_dict()`` (see :func:`config_of`).
+    decision (``count`` is empty for ``ok``). Every batch is replayed, even after a stop (the counts show what
+    would have followed), unless ``until_stop`` is true. ``upstream`` picks the version (``"pinned"`` or
+    ``"run-scoped"``); pass ``middleware`` (instead of ``config``) to replay through an existing one.
+    ``df.attrs["config"]`` holds ``config.as_dict()`` (see :func:`config_of`).
 
     >>> df = replay([[{"name": "bash", "args": {"command": "ls"}}]] * 5)
     >>> df["action"].tolist(), df["hash_count"].tolist(), df["calls:bash"].tolist()
-    (['ok', 'ok', 'warn', 'ok', 'stop'], [1, 2, 3, 4, 5], [1, 2, 3, 4, 4])
+    (['ok', 'ok', 'warn', 'ok', 'stop'], [1, 2, 3, 4, 5], [1, 2, 2, 3, 3])
     """
     import pandas as pd
 
-    if detector is not None:
+    if middleware is not None:
         if config is not None:
-            raise ValueError("pass either config or detector to replay(), not both")
-        if not isinstance(detector, LoopDetector):
-            raise TypeError(f"detector must be a LoopDetector, got {type(detector).__name__}")
+            raise ValueError("pass either config or middleware to replay(), not both")
+        if not isinstance(middleware, LoopMiddleware):
+            raise TypeError(f"middleware must be a PinnedMiddleware or RunScopedMiddleware, "
+                            f"got {type(middleware).__name__}")
     elif config is not None and not isinstance(config, DetectorConfig):
         raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
     trace = as_batches(batches)
-    detector = detector if detector is not None else LoopDetector(config)
+    middleware = middleware if middleware is not None else middleware_for(upstream, config)
 
     rows = []
     tools: dict[str, int] = {}  # tool -> highest windowed count seen, in first-seen order
     for step, batch in enumerate(trace, start=1):
-        decision = detector.observe(batch, thread_id=thread_id, run_id=run_id)
-        state = detector.snapshot(thread_id, run_id) or {"hash_counts": {}, "tool_counts": {}}
+        decision = middleware.after_model(batch, thread_id, run_id)
+        state = middleware.snapshot(thread_id, run_id) or {"hash_counts": {}, "tool_counts": {}}
         counts = state["tool_counts"]
         for call in batch:
             name = call.get("name", "") if isinstance(call, Mapping) else ""
@@ -82,8 +85,9 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, thread_id: Has
     data["tool"] = pd.Series([r[7] for r in rows], dtype=object)
     data["count"] = [r[8] for r in rows]
     df = pd.DataFrame(data, columns=columns)
-    df = df.astype({c: "int64" for c in columns if c not in ("fingerprint", "action", "layer", "tool")})
-    df.attrs["config"] = detector.config.as_dict()  # plain values: pandas deep-copies attrs
+    df = df.astype({c: "int64" for c in columns if c not in ("fingerprint", "action", "layer", "tool", "count")})
+    df = df.astype({"count": "Int64"})  # empty for ok
+    df.attrs["config"] = middleware.config.as_dict()  # plain values: pandas deep-copies attrs
     return df
 
 
@@ -113,12 +117,13 @@ def verdict(df) -> str:
     return "stop" if first_stop is not None else "warn" if first_warn is not None else "ok"
 
 
-def pattern_table(config: DetectorConfig | None = None, names: str | Iterable[str] | None = None):
+def pattern_table(config: DetectorConfig | None = None, names: str | Iterable[str] | None = None, *,
+                  upstream: str = "pinned"):
     """One row per pattern: its label, the detector's first warn and stop steps, and whether they agree.
 
     The detector *agrees* with the human label when it flags (warns or stops) exactly the traces labelled
     ``"loop"``: a warning on progress is a false alarm, silence on a loop is a miss. ``names`` picks patterns
-    (all by default; a single name is one pattern).
+    (all by default; a single name is one pattern); ``upstream`` picks the version, as in :func:`replay`.
 
     >>> table = pattern_table(names="exact_repeat")
     >>> print(table[["pattern", "first_warn", "first_stop", "agrees"]].to_string(index=False))
@@ -138,7 +143,7 @@ def pattern_table(config: DetectorConfig | None = None, names: str | Iterable[st
         pattern = PATTERNS[name] if isinstance(name, str) and name in PATTERNS else None
         if pattern is None:
             raise KeyError(f"no pattern named {name!r}; expected one of {', '.join(PATTERNS)}")
-        df = replay(pattern.batches, config)
+        df = replay(pattern.batches, config, upstream=upstream)
         first_warn, first_stop = first_steps(df)
         said = verdict(df)
         rows.append({

@@ -1,32 +1,45 @@
-"""LoopDetector and DetectorConfig: each point of the decision semantics, pinned by a hand-built trace."""
+"""DetectorConfig, the counting window, and the two orderings: each point of the decision semantics, pinned by a
+hand-built trace. The pinned ordering is also checked step by step against upstream in test_middleware.py."""
 
-import threading
+import copy
+import pickle
 
 import pytest
 
-from loopkit import DetectorConfig, EarlyReturnLoopDetector, LoopDetector, fingerprint
+from loopkit import DetectorConfig, PinnedDetector, SeverityFirstDetector, fingerprint
+from loopkit.detector import OK, CountingWindow, Decision, tool_names
+from loopkit.keys import read_window
 
 
 def call(name, **args):
     return {"name": name, "args": args}
 
 
-def read(path, line=1):
-    return call("read_file", path=path, start_line=line)
+def read(path, line=1, end=None):
+    return call("read_file", path=path, start_line=line, end_line=end if end is not None else line)
 
 
 A = [call("bash", command="pytest")]
 B = [call("bash", command="ls")]
+BOTH = (PinnedDetector, SeverityFirstDetector)
 
 
-def actions(detector, batches, **scope):
-    return [detector.observe(batch, **scope).action for batch in batches]
+def actions(detector, batches, scope="t"):
+    return [detector.observe(batch, scope).action for batch in batches]
+
+
+def pinned(**fields):
+    return PinnedDetector(DetectorConfig(**fields))
+
+
+def later(**fields):
+    return SeverityFirstDetector(DetectorConfig(**fields))
 
 
 # -- configuration ---------------------------------------------------------------------------------------------
 def test_defaults_are_upstreams():
     c = DetectorConfig()
-    assert (c.warn_threshold, c.hard_limit, c.window_size, c.max_tracked_runs) == (3, 5, 20, 100)
+    assert (c.warn_threshold, c.hard_limit, c.window_size, c.max_tracked_threads) == (3, 5, 20, 100)
     assert (c.tool_freq_warn, c.tool_freq_hard_limit, dict(c.tool_freq_overrides)) == (30, 50, {})
 
 
@@ -36,7 +49,7 @@ def test_defaults_are_upstreams():
         ({"warn_threshold": 0}, "warn_threshold"),
         ({"hard_limit": -1}, "hard_limit"),
         ({"window_size": 2.5}, "window_size"),
-        ({"max_tracked_runs": True}, "max_tracked_runs"),
+        ({"max_tracked_threads": True}, "max_tracked_threads"),
         ({"tool_freq_warn": 0}, "tool_freq_warn"),
         ({"tool_freq_hard_limit": "9"}, "tool_freq_hard_limit"),
         ({"warn_threshold": 6}, "hard_limit \\(5\\) must be >= warn_threshold \\(6\\)"),
@@ -52,6 +65,11 @@ def test_defaults_are_upstreams():
 def test_validation_names_the_field(fields, named):
     with pytest.raises(ValueError, match=named):
         DetectorConfig(**fields)
+
+
+def test_the_old_field_name_is_gone():
+    with pytest.raises(TypeError, match="max_tracked_runs"):
+        DetectorConfig(max_tracked_runs=5)
 
 
 def test_freq_window_covers_every_hard_limit():
@@ -71,157 +89,152 @@ def test_config_is_frozen_and_overrides_are_read_only():
 
 
 def test_config_survives_copy_and_pickle():
-    import copy
-    import pickle
-
     c = DetectorConfig(hard_limit=7, tool_freq_overrides={"bash": (60, 80)})
     for clone in (copy.copy(c), copy.deepcopy(c), pickle.loads(pickle.dumps(c))):
         assert clone == c and clone.thresholds_for("bash") == (60, 80) and clone.hard_limit == 7
     assert DetectorConfig(**c.as_dict()) == c and c.as_dict()["tool_freq_overrides"] == {"bash": (60, 80)}
 
 
-def test_constructor_fields_override_a_config_and_unknown_fields_are_named():
-    d = LoopDetector(DetectorConfig(hard_limit=9), warn_threshold=4)
-    assert (d.config.warn_threshold, d.config.hard_limit) == (4, 9)
-    with pytest.raises(TypeError, match="unknown DetectorConfig field\\(s\\) \\['warn'\\]"):
-        LoopDetector(warn=3)
+@pytest.mark.parametrize("kind", BOTH)
+def test_a_detector_takes_a_config_or_none_and_keeps_it(kind):
+    assert kind().config == DetectorConfig()
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
-        LoopDetector({"warn_threshold": 3})
+        kind({"warn_threshold": 3})
+    d = kind(DetectorConfig(hard_limit=9))
     with pytest.raises(AttributeError):
         d.config = DetectorConfig()  # the windows were sized from it: swapping it would leave them stale
 
 
-# -- 1. empty batches --------------------------------------------------------------------------------------------
-def test_empty_batch_is_ok_and_records_nothing():
-    d = LoopDetector()
-    decision = d.observe([])
-    assert (decision.action, decision.layer, decision.count) == ("ok", None, 0)
-    assert d.scopes == [] and d.snapshot() is None
+# -- the counting window ---------------------------------------------------------------------------------------
+def test_counting_window_pushes_out_the_oldest_and_keeps_exact_counts():
+    w = CountingWindow(3)
+    pushed_out = [w.push(x) for x in "abab" + "cc"]
+    assert pushed_out == [None, None, None, "a", "b", "a"]
+    assert list(w.items) == ["b", "c", "c"] and w.counts == {"b": 1, "c": 2}
+    assert w.count("a") == 0
 
 
-def test_bad_batches_get_clear_errors():
-    d = LoopDetector()
-    with pytest.raises(TypeError, match="expects an iterable of tool-call mappings, got int"):
-        d.observe(3)
-    with pytest.raises(TypeError, match="call 0 must be a mapping"):
-        d.observe(["bash"])
+def test_tool_names_skips_unnamed_calls_and_keeps_model_order():
+    assert tool_names([call("grep"), call(""), {"args": {}}, call("bash"), {"name": 7}]) == ["grep", "bash", "7"]
 
 
-# -- 2. scopes ---------------------------------------------------------------------------------------------------
-def test_scopes_are_independent():
-    d = LoopDetector(warn_threshold=2, hard_limit=3)
-    assert actions(d, [A, A], run_id="r1") == ["ok", "warn"]
-    assert actions(d, [A], run_id="r2") == ["ok"]
-    assert actions(d, [A], thread_id="t2", run_id="r1") == ["ok"]
-    assert d.observe(A, run_id="r1").action == "stop"
+# -- empty and bad batches ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", BOTH)
+def test_empty_batch_is_ok_and_records_nothing(kind):
+    d = kind()
+    assert d.observe([], "t") == OK == Decision("ok", None, None, None, None)
+    assert d.scopes == [] and d.snapshot("t") is None
 
 
-def test_scopes_live_in_an_lru_and_eviction_drops_their_state():
-    d = LoopDetector(max_tracked_runs=2, warn_threshold=2, hard_limit=9)
-    d.observe(A, run_id="r1")
-    d.observe(A, run_id="r2")
-    d.observe(B, run_id="r1")  # r1 is now the most recent, so r3 evicts r2
-    d.observe(A, run_id="r3")
-    assert d.scopes == [("default", "r1"), ("default", "r3")]
-    assert d.observe(A, run_id="r1").action == "warn"  # r1 kept its first A
-    assert d.observe(A, run_id="r2").action == "ok"  # a fresh scope: r2's first A was forgotten
-    assert d.scopes == [("default", "r1"), ("default", "r2")]  # and r3, now least recent, made room
+@pytest.mark.parametrize("kind", BOTH)
+@pytest.mark.parametrize("bad, says", [(3, "got int"), ("bash", "got str"), ({"name": "bash"}, "got dict"),
+                                       (["bash"], "call 0 of the batch must be a mapping")])
+def test_bad_batches_get_clear_errors(kind, bad, says):
+    with pytest.raises(TypeError, match=says):
+        kind().observe(bad, "t")
 
 
-def test_reset_by_thread_and_reset_all():
-    d = LoopDetector(warn_threshold=1, hard_limit=1)
-    d.observe(A, thread_id="t1", run_id="a")
-    d.observe(A, thread_id="t1", run_id="b")
-    d.observe(A, thread_id="t2", run_id="c")
-    d.reset("t1")
-    assert d.scopes == [("t2", "c")]
-    assert set(d.stop_reasons) == {"a", "b", "c"}  # a thread reset keeps stop reasons
-    d.reset()
-    assert d.scopes == [] and d.stop_reasons == {}
+# -- scopes ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", BOTH)
+def test_scopes_are_independent_and_live_in_an_lru(kind):
+    d = kind(DetectorConfig(max_tracked_threads=2, warn_threshold=2, hard_limit=9))
+    d.observe(A, "s1")
+    d.observe(A, "s2")
+    d.observe(B, "s1")  # s1 is now the most recent, so s3 evicts s2
+    d.observe(A, "s3")
+    assert d.scopes == ["s1", "s3"]
+    assert d.observe(A, "s1").action == "warn"  # s1 kept its first A
+    assert d.observe(A, "s2").action == "ok"  # a fresh scope: s2's first A was forgotten
 
 
-# -- 3. hash layer -----------------------------------------------------------------------------------------------
-def test_hash_layer_warns_once_then_stops():
-    d = LoopDetector()
-    decisions = [d.observe(A) for _ in range(5)]
+def test_eviction_is_reported_with_the_state_that_goes():
+    gone = []
+    d = PinnedDetector(DetectorConfig(max_tracked_threads=1), on_evict=lambda scope, state: gone.append(
+        (scope, dict(state.hashes.counts))))
+    d.observe(A, "t1")
+    d.observe(B, "t2")
+    assert gone == [("t1", {fingerprint(A): 1})]
+
+
+def test_snapshot_does_not_count_as_use_and_forget_drops_one_scope():
+    d = pinned(max_tracked_threads=2)
+    d.observe(A, "t1")
+    d.observe(A, "t2")
+    d.snapshot("t1")  # a look, not a use: t1 is still least recent
+    d.observe(A, "t3")
+    assert d.scopes == ["t2", "t3"]
+    d.forget("t2")
+    assert d.scopes == ["t3"]
+    d.forget_all()
+    assert d.scopes == []
+
+
+# -- the hash layer (both orderings) -----------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", BOTH)
+def test_hash_layer_warns_once_then_stops(kind):
+    d = kind()
+    decisions = [d.observe(A, "t") for _ in range(5)]
     assert [x.action for x in decisions] == ["ok", "ok", "warn", "ok", "stop"]
-    assert [x.count for x in decisions] == [1, 2, 3, 4, 5]
+    assert [x.count for x in decisions] == [None, None, 3, None, 5]
     assert decisions[2].layer == decisions[4].layer == "hash" and decisions[2].tool is None
-    assert decisions[0].fingerprint == fingerprint(A)
-    assert "wrap up" in decisions[2].message and "final answer" in decisions[4].message
+    assert {x.fingerprint for x in decisions} == {fingerprint(A)}
+    assert "final answer" in decisions[2].message and "forced stop" in decisions[4].message
 
 
-def test_window_decay_forgets_the_warning():
-    d = LoopDetector(warn_threshold=2, hard_limit=3, window_size=3)
+@pytest.mark.parametrize("kind", BOTH)
+def test_window_decay_forgets_the_warning(kind):
+    d = kind(DetectorConfig(warn_threshold=2, hard_limit=3, window_size=3))
     others = [[call("bash", command=f"step {i}")] for i in range(3)]
     assert actions(d, [A, A]) == ["ok", "warn"]
     assert actions(d, others) == ["ok", "ok", "ok"]  # both A's slid out; the warned mark went with them
     assert actions(d, [A, A]) == ["ok", "warn"]
-    assert d.snapshot()["hashes"] == [fingerprint(others[2]), fingerprint(A), fingerprint(A)]
+    assert d.snapshot("t")["hashes"] == [fingerprint(others[2]), fingerprint(A), fingerprint(A)]
 
 
-def test_hash_stop_rejects_the_whole_batch():
-    d = LoopDetector(warn_threshold=1, hard_limit=2)
-    d.observe(A)
-    assert d.snapshot()["tool_counts"] == {"bash": 1}
-    assert d.observe(A).action == "stop"
-    assert d.snapshot()["tool_counts"] == {"bash": 1}  # the rejected batch was not counted per tool
+@pytest.mark.parametrize("kind", BOTH)
+def test_hash_stop_rejects_the_whole_batch(kind):
+    d = kind(DetectorConfig(warn_threshold=2, hard_limit=2))
+    d.observe(A, "t")
+    assert d.snapshot("t")["tool_counts"] == {"bash": 1}
+    assert d.observe(A, "t").action == "stop"
+    assert d.snapshot("t")["tool_counts"] == {"bash": 1}  # the rejected batch was not counted per tool
 
 
-# -- 4. frequency layer ------------------------------------------------------------------------------------------
+# -- the frequency layer (both orderings) ------------------------------------------------------------------------
 def sweep(n, start=0):
     return [[read(f"file{i}.py")] for i in range(start, start + n)]
 
 
-def test_frequency_layer_catches_varied_arguments():
-    d = LoopDetector(tool_freq_warn=3, tool_freq_hard_limit=5)
-    decisions = [d.observe(batch) for batch in sweep(5)]
+@pytest.mark.parametrize("kind", BOTH)
+def test_frequency_layer_catches_varied_arguments(kind):
+    d = kind(DetectorConfig(tool_freq_warn=3, tool_freq_hard_limit=5))
+    decisions = [d.observe(batch, "t") for batch in sweep(5)]
     assert [x.action for x in decisions] == ["ok", "ok", "warn", "ok", "stop"]
     assert (decisions[2].layer, decisions[2].tool, decisions[2].count) == ("frequency", "read_file", 3)
     assert (decisions[4].layer, decisions[4].tool, decisions[4].count) == ("frequency", "read_file", 5)
+    assert "read_file" in decisions[2].message and "5" in decisions[4].message
 
 
-def test_empty_names_are_not_counted_per_tool():
-    d = LoopDetector(tool_freq_warn=1, tool_freq_hard_limit=1, warn_threshold=9, hard_limit=9)
-    assert d.observe([call("", q=1), {"args": {}}]).action == "ok"
-    assert d.snapshot()["tool_counts"] == {}
-
-
-def test_tool_window_evictions_decrement_counts():
-    d = LoopDetector(window_size=4, tool_freq_warn=3, tool_freq_hard_limit=4)  # freq_window = 4
+@pytest.mark.parametrize("kind", BOTH)
+def test_tool_window_pushes_out_old_names(kind):
+    d = kind(DetectorConfig(window_size=4, tool_freq_warn=3, tool_freq_hard_limit=4))  # freq_window = 4
     for batch in [[read("a")], [read("b")], [call("bash", command="x")], [call("bash", command="y")],
                   [call("grep", pattern="p")]]:
-        d.observe(batch)
-    assert d.snapshot()["tool_counts"] == {"read_file": 1, "bash": 2, "grep": 1}
+        d.observe(batch, "t")
+    assert d.snapshot("t")["tool_counts"] == {"read_file": 1, "bash": 2, "grep": 1}
 
 
-def test_overrides_replace_the_global_thresholds_for_one_tool():
-    d = LoopDetector(tool_freq_warn=2, tool_freq_hard_limit=3, tool_freq_overrides={"bash": (4, 6)})
+@pytest.mark.parametrize("kind", BOTH)
+def test_overrides_replace_the_global_thresholds_for_one_tool(kind):
+    d = kind(DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3, tool_freq_overrides={"bash": (4, 6)}))
     bash = [[call("bash", command=f"job {i}")] for i in range(6)]
     assert actions(d, bash) == ["ok", "ok", "ok", "warn", "ok", "stop"]
     assert actions(d, sweep(3)) == ["ok", "warn", "stop"]
 
 
-def test_hard_frequency_stop_beats_a_pending_hash_warning():
-    d = LoopDetector(warn_threshold=2, hard_limit=9, tool_freq_warn=5, tool_freq_hard_limit=6)
-    batch = [read("a", 1), read("b", 1), read("c", 1)]
-    assert d.observe(batch).action == "ok"  # read_file: 3
-    decision = d.observe(batch)  # hash count 2 would warn, but read_file reaches 6 inside the batch
-    assert (decision.action, decision.layer, decision.tool, decision.count) == ("stop", "frequency", "read_file", 6)
-
-
-def test_first_crossing_in_model_order_wins_and_later_calls_still_count():
-    d = LoopDetector(warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=9)
-    d.observe([call("bash", command="1"), call("grep", pattern="1")])
-    decision = d.observe([call("grep", pattern="2"), call("bash", command="2")])
-    assert (decision.action, decision.tool) == ("warn", "grep")
-    assert d.snapshot()["tool_counts"] == {"bash": 2, "grep": 2}
-    decision = d.observe([call("bash", command="3")])
-    assert (decision.action, decision.tool, decision.count) == ("warn", "bash", 3)  # bash crossed too; warns later
-
-
-def test_dropping_below_warn_clears_the_mark_so_a_later_burst_warns_again():
-    d = LoopDetector(window_size=3, warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
+@pytest.mark.parametrize("kind", BOTH)
+def test_dropping_below_warn_and_calling_again_clears_the_mark(kind):
+    d = kind(DetectorConfig(window_size=3, warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3))
     bash = lambda i: [call("bash", command=str(i))]  # noqa: E731
     assert actions(d, [bash(1), bash(2)]) == ["ok", "warn"]
     assert actions(d, [[read("a")], [read("b")]]) == ["ok", "warn"]  # window now: bash, read, read
@@ -229,87 +242,91 @@ def test_dropping_below_warn_clears_the_mark_so_a_later_burst_warns_again():
     assert actions(d, [bash(4)]) == ["warn"]
 
 
-# -- 5. selection ------------------------------------------------------------------------------------------------
-def test_hash_candidate_wins_and_only_it_is_marked():
-    d = LoopDetector(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=9)
-    d.observe(A)
-    decision = d.observe(A)  # both layers cross: hash count 2, bash count 2
+# -- where the pinned ordering and the later one part ------------------------------------------------------------
+def test_the_issue_5243_batch_warns_at_pinned_and_stops_later():
+    reads = [call("read_file", path=p) for p in ("a.py", "b.py", "c.py")]
+    cfg = DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3)
+    early, late = PinnedDetector(cfg), SeverityFirstDetector(cfg)
+    at_pinned, at_later = early.observe(reads, "t"), late.observe(reads, "t")
+    assert (at_pinned.action, at_pinned.tool, at_pinned.count) == ("warn", "read_file", 2)
+    assert early.snapshot("t")["tool_counts"] == {"read_file": 2}  # c.py was never counted
+    assert (at_later.action, at_later.tool, at_later.count) == ("stop", "read_file", 3)
+
+
+def test_a_new_hash_warning_returns_before_any_name_is_counted_at_pinned():
+    cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=3, tool_freq_hard_limit=5)
+    early, late = PinnedDetector(cfg), SeverityFirstDetector(cfg)
+    assert actions(early, [A] * 6) == ["ok", "warn", "ok", "warn", "ok", "stop"]
+    assert actions(late, [A] * 5) == ["ok", "warn", "warn", "ok", "stop"]
+
+
+def test_an_already_warned_hash_falls_through_to_the_frequency_layer_at_pinned():
+    d = pinned(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=9)
+    assert [(x.action, x.layer) for x in (d.observe(A, "t") for _ in range(3))] == [
+        ("ok", None), ("warn", "hash"), ("warn", "frequency")]
+
+
+def test_pinned_returns_at_the_first_frequency_warning_later_counts_the_rest():
+    cfg = DetectorConfig(warn_threshold=9, hard_limit=9, tool_freq_warn=1, tool_freq_hard_limit=9)
+    batch = [call("bash", command="a"), call("grep", pattern="b")]
+    early, late = PinnedDetector(cfg), SeverityFirstDetector(cfg)
+    assert early.observe(batch, "t").tool == "bash" and late.observe(batch, "t").tool == "bash"
+    assert early.snapshot("t")["tool_counts"] == {"bash": 1}  # grep never counted
+    assert late.snapshot("t")["tool_counts"] == {"bash": 1, "grep": 1}
+
+
+def test_later_a_hard_frequency_stop_beats_a_hash_warning_of_the_same_batch():
+    cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=5, tool_freq_hard_limit=6)
+    batch = [read("a"), read("b"), read("c")]
+    early, late = PinnedDetector(cfg), SeverityFirstDetector(cfg)
+    assert [early.observe(batch, "t").action for _ in range(2)] == ["ok", "warn"]  # the hash warning returns
+    decision = [late.observe(batch, "t") for _ in range(2)][-1]
+    assert (decision.action, decision.layer, decision.tool, decision.count) == ("stop", "frequency", "read_file", 6)
+
+
+def test_later_the_hash_warning_wins_and_only_it_is_marked():
+    d = later(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=9)
+    d.observe(A, "t")
+    decision = d.observe(A, "t")  # both layers cross: hash count 2, bash count 2
     assert (decision.action, decision.layer) == ("warn", "hash")
-    state = d.snapshot()
-    assert state["warned_hashes"] == {fingerprint(A)} and state["warned_tools"] == set()
-    decision = d.observe(B)  # the unmarked frequency crossing is still pending
+    assert d.snapshot("t")["warned_hashes"] == {fingerprint(A)} and d.snapshot("t")["warned_tools"] == set()
+    decision = d.observe(B, "t")  # the unmarked frequency crossing is still pending
     assert (decision.action, decision.layer, decision.tool, decision.count) == ("warn", "frequency", "bash", 3)
 
 
-def test_a_burst_that_decays_within_the_batch_warns_but_leaves_no_stale_mark():
+def test_later_the_first_crossing_in_model_order_wins_and_later_calls_still_count():
+    d = later(warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=9)
+    d.observe([call("bash", command="1"), call("grep", pattern="1")], "t")
+    decision = d.observe([call("grep", pattern="2"), call("bash", command="2")], "t")
+    assert (decision.action, decision.tool) == ("warn", "grep")
+    assert d.snapshot("t")["tool_counts"] == {"bash": 2, "grep": 2}
+    decision = d.observe([call("bash", command="3")], "t")
+    assert (decision.action, decision.tool, decision.count) == ("warn", "bash", 3)
+
+
+def test_later_a_burst_that_decays_within_its_batch_leaves_no_mark():
     # freq_window 3: bash crosses warn=2 at the second call, then two reads push both bash calls out.
-    d = LoopDetector(window_size=3, warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
-    decision = d.observe([call("bash", command="1"), call("bash", command="2"), read("a"), read("b")])
+    d = later(window_size=3, warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
+    decision = d.observe([call("bash", command="1"), call("bash", command="2"), read("a"), read("b")], "t")
     assert (decision.action, decision.tool, decision.count) == ("warn", "bash", 2)
-    assert d.snapshot()["tool_counts"] == {"bash": 1, "read_file": 2}
-    assert "bash" not in d.snapshot()["warned_tools"]
+    assert d.snapshot("t")["tool_counts"] == {"bash": 1, "read_file": 2}
+    assert "bash" not in d.snapshot("t")["warned_tools"]
 
 
-def test_nothing_chosen_is_ok_with_the_hash_count():
-    d = LoopDetector()
-    d.observe(A)
-    decision = d.observe(A)
-    assert (decision.action, decision.layer, decision.count, decision.message) == ("ok", None, 2, None)
+def test_later_a_name_pushed_out_below_its_warn_limit_is_rearmed_at_once_pinned_waits_for_its_next_call():
+    cfg = DetectorConfig(window_size=4, warn_threshold=9, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=4)
+    script = [[call("bash", command="1")], [call("bash", command="2")], [read("a")], [read("b")], [read("c")]]
+    early, late = PinnedDetector(cfg), SeverityFirstDetector(cfg)
+    for batch in script:
+        early.observe(batch, "t")
+        late.observe(batch, "t")
+    assert early.snapshot("t")["tool_counts"]["bash"] == late.snapshot("t")["tool_counts"]["bash"] == 1
+    assert "bash" in early.snapshot("t")["warned_tools"]  # below its warn limit, but not called since
+    assert "bash" not in late.snapshot("t")["warned_tools"]
 
 
-# -- 6. stop reasons ---------------------------------------------------------------------------------------------
-def test_stop_reason_is_recorded_per_run_and_consumed_once():
-    d = LoopDetector(warn_threshold=1, hard_limit=1)
-    d.observe(A, run_id="r1")
-    assert d.consume_stop_reason("r1") == "loop_capped"
-    assert d.consume_stop_reason("r1") is None
-    assert d.consume_stop_reason("never") is None
-
-
-def test_stop_reasons_are_fifo_bounded_at_1000():
-    d = LoopDetector(warn_threshold=1, hard_limit=1)
-    for i in range(1001):
-        d.observe(A, run_id=i)
-    reasons = d.stop_reasons
-    assert len(reasons) == 1000 and 0 not in reasons and 1000 in reasons
-
-
-# -- 7. one lock -------------------------------------------------------------------------------------------------
-def test_eight_threads_leave_exact_counts():
-    d = LoopDetector(warn_threshold=10**6, hard_limit=10**6, window_size=10**6,
-                     tool_freq_warn=10**6, tool_freq_hard_limit=10**6)
-    barrier = threading.Barrier(8)
-
-    def worker(i):
-        barrier.wait()
-        for j in range(500):
-            d.observe([call("bash", command=str(j % 7)), call(f"tool{i}", q=j)])
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    state = d.snapshot()
-    assert len(state["hashes"]) == 4000
-    assert state["tool_counts"] == {"bash": 4000, **{f"tool{i}": 500 for i in range(8)}}
-    assert sum(state["hash_counts"].values()) == 4000
-
-
-# -- the earlier ordering ----------------------------------------------------------------------------------------
-def test_early_return_ordering_skips_counting_and_decides_differently():
-    cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=3, tool_freq_hard_limit=5)
-    trace = [A] * 6
-    # current: batch 2 warns (hash) but still counts bash, so bash warns at 3 and stops at 5
-    assert actions(LoopDetector(cfg), trace[:5]) == ["ok", "warn", "warn", "ok", "stop"]
-    # early return: batch 2's bash call is never counted, so every frequency decision comes one batch later
-    assert actions(EarlyReturnLoopDetector(cfg), trace) == ["ok", "warn", "ok", "warn", "ok", "stop"]
-
-
-def test_early_return_returns_at_the_first_frequency_warning():
-    cfg = DetectorConfig(warn_threshold=9, hard_limit=9, tool_freq_warn=1, tool_freq_hard_limit=9)
-    batch = [call("bash", command="a"), call("grep", pattern="b")]
-    early, current = EarlyReturnLoopDetector(cfg), LoopDetector(cfg)
-    assert early.observe(batch).tool == "bash" and current.observe(batch).tool == "bash"
-    assert early.snapshot()["tool_counts"] == {"bash": 1}  # grep never counted
-    assert current.snapshot()["tool_counts"] == {"bash": 1, "grep": 1}
+def test_later_read_file_is_keyed_by_its_exact_window():
+    pages = [[read("big.py", start, start + 49)] for start in (1, 51, 101, 151, 1)]
+    assert actions(pinned(), pages) == ["ok", "ok", "warn", "ok", "stop"]  # one 200-line bucket
+    assert actions(later(), pages) == ["ok"] * 5
+    assert later().observe(pages[0], "t").fingerprint == fingerprint(pages[0], read_key=read_window)

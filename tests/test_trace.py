@@ -1,9 +1,10 @@
-"""trace.replay and the pattern table: one row per batch, counts and decisions as worked out by hand."""
+"""trace.replay and the pattern table: one row per batch, counts and decisions as worked out by hand (the pinned
+ordering unless a test says otherwise)."""
 
 import pandas as pd
 import pytest
 
-from loopkit import DetectorConfig, EarlyReturnLoopDetector, LoopDetector, fingerprint, patterns, trace
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint, patterns, trace
 
 
 def call(name, **args):
@@ -40,7 +41,7 @@ def test_decisions_of_both_layers_are_recorded():
     assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop"]
     assert df["layer"].tolist() == [None, None, "frequency", None, "frequency", "frequency"]
     assert df["tool"].tolist() == [None, None, "read_file", None, "read_file", "read_file"]
-    assert df["count"].tolist() == [1, 1, 3, 1, 5, 6]  # ok rows report the hash count, frequency rows the tool's
+    assert df["count"].tolist() == [pd.NA, pd.NA, 3, pd.NA, 5, 6]  # empty for ok, the tool's count otherwise
     assert df["hash_count"].tolist() == [1] * 6
 
 
@@ -48,7 +49,8 @@ def test_hash_stop_row_keeps_the_window_counts():
     df = trace.replay(patterns.get("exact_repeat").batches)
     assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop", "stop", "stop"]
     assert df["hash_count"].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
-    assert df["calls:bash"].tolist() == [1, 2, 3, 4, 4, 4, 4, 4]  # a hash stop rejects the batch before counting
+    # pinned: the new hash warning of batch 3 and every hash stop return before bash is counted
+    assert df["calls:bash"].tolist() == [1, 2, 2, 3, 3, 3, 3, 3]
 
 
 def test_until_stop_ends_at_the_first_stop():
@@ -63,21 +65,27 @@ def test_a_pattern_object_replays_like_its_batches_and_empty_batches_are_rows():
     assert df["action"].tolist() == ["ok", "ok"] and df["hash_count"].tolist() == [0, 1]
 
 
-def test_scope_and_detector_arguments():
-    d = LoopDetector(warn_threshold=2, hard_limit=3)
-    trace.replay([A], detector=d, thread_id="t", run_id="r1")
-    assert d.scopes == [("t", "r1")]
-    df = trace.replay([A, A], detector=d, thread_id="t", run_id="r1")  # the scope already holds one A
+def test_scope_and_middleware_arguments():
+    m = PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
+    trace.replay([A], middleware=m, thread_id="t", run_id="r1")
+    assert m.detector.scopes == ["t"]
+    df = trace.replay([A, A], middleware=m, thread_id="t", run_id="r2")  # the thread already holds one A
     assert df["action"].tolist() == ["warn", "stop"]
+    scoped = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
+    trace.replay([A], middleware=scoped, thread_id="t", run_id="r1")
+    assert trace.replay([A, A], middleware=scoped, thread_id="t", run_id="r2")["action"].tolist() == ["ok", "warn"]
 
 
-def test_early_return_detector_replays_the_contrast():
+def test_the_two_upstream_orderings_replay_the_contrast():
     cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=3, tool_freq_hard_limit=5)
-    current = trace.replay([A] * 6, cfg)
-    early = trace.replay([A] * 6, detector=EarlyReturnLoopDetector(cfg))
-    assert trace.first_steps(current) == (2, 5)
-    assert trace.first_steps(early) == (2, 6)
-    assert early["calls:bash"].tolist() == [1, 1, 2, 3, 4, 5]  # batch 2 returned before counting bash
+    pinned = trace.replay([A] * 6, cfg)
+    later = trace.replay([A] * 6, cfg, upstream="run-scoped")
+    assert trace.first_steps(pinned) == (2, 6)
+    assert pinned["calls:bash"].tolist() == [1, 1, 2, 3, 4, 5]  # batch 2 returned before counting bash
+    assert trace.first_steps(later) == (2, 5)
+    assert later["calls:bash"].tolist() == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(ValueError, match="upstream must be one of"):
+        trace.replay([A], upstream="newest")
 
 
 def test_config_travels_with_the_table():
@@ -86,7 +94,8 @@ def test_config_travels_with_the_table():
     assert trace.config_of(df) == cfg
     assert trace.config_of(df[["step", "action"]]) == cfg  # survives pandas operations
     assert trace.config_of(df.drop(columns="count").iloc[:0]) == cfg
-    assert trace.replay([A], detector=LoopDetector(cfg)).attrs["config"]["tool_freq_overrides"] == {"bash": (60, 80)}
+    replayed = trace.replay([A], middleware=PinnedMiddleware(cfg))
+    assert replayed.attrs["config"]["tool_freq_overrides"] == {"bash": (60, 80)}
 
 
 @pytest.mark.parametrize("bad, message", [
@@ -102,13 +111,13 @@ def test_bad_traces_name_the_problem(bad, message):
 
 
 def test_bad_arguments_are_named():
-    with pytest.raises(ValueError, match="either config or detector"):
-        trace.replay([A], DetectorConfig(), detector=LoopDetector())
+    with pytest.raises(ValueError, match="either config or middleware"):
+        trace.replay([A], DetectorConfig(), middleware=PinnedMiddleware())
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
         trace.replay([A], {"warn_threshold": 2})
-    with pytest.raises(TypeError, match="detector must be a LoopDetector"):
-        trace.replay([A], detector="x")
-    with pytest.raises(TypeError, match="call 0 must be a mapping"):
+    with pytest.raises(TypeError, match="middleware must be a PinnedMiddleware or RunScopedMiddleware"):
+        trace.replay([A], middleware="x")
+    with pytest.raises(TypeError, match="call 0 of the batch must be a mapping"):
         trace.replay([["bash"]])
 
 
@@ -116,7 +125,7 @@ def test_first_steps_and_verdict():
     df = trace.replay(patterns.get("sequential_paging"))
     assert trace.first_steps(df) == (3, None) and trace.verdict(df) == "warn"
     df = trace.replay(patterns.get("read_burst"))
-    assert trace.first_steps(df) == (None, 1) and trace.verdict(df) == "stop"
+    assert trace.first_steps(df) == (1, None) and trace.verdict(df) == "warn"
     df = trace.replay(patterns.get("write_new_content"))
     assert trace.first_steps(df) == (None, None) and trace.verdict(df) == "ok"
 
@@ -139,7 +148,7 @@ def test_pattern_table_under_the_defaults():
         "identical_in_batch": (na, na, "ok", False),
         "polling": (3, 5, "stop", False),
         "read_bash_interleaved": (na, na, "ok", True),  # 25 of each tool in a 50-call window
-        "read_burst": (na, 1, "stop", False),
+        "read_burst": (1, na, "warn", False),  # pinned: the 30th read of the one batch warns and returns
         "bash_pipeline": (30, na, "warn", False),
     }
     got = {k: tuple(None if pd.isna(v) else int(v) for v in vals[:2]) + vals[2:] for k, vals in rows.items()}

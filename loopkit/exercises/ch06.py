@@ -1,49 +1,66 @@
-"""Chapter 06 exercises: decision order, where a warning goes, run scopes, and stop reasons."""
+"""Chapter 06 exercises: the pinned lifecycle, hook by hook."""
 
-from . import Question, equals
+from . import Question, equals, letter_set
+
+
+def _as_actions(answer):
+    """A tuple of action words, whether the learner wrote a tuple or a list."""
+    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
+
 
 q1 = Question(
     "6.1",
-    "When does the early-return ordering stop [A] * 6?",
-    checker=equals(6, why="Batch 2's hash warning returned before bash was counted, so every frequency decision "
-                          "comes one batch later: warn at 4, stop at 6 (the current ordering stops at 5)."),
-    solution=6,
-    solution_code="answer = 6   # EarlyReturnLoopDetector(warn_threshold=2, hard_limit=9, tool_freq_warn=3, "
-                  "tool_freq_hard_limit=5)",
-    hint="With warn_threshold=2 the hash layer warns at batch 2. In the early-return ordering, what happens to "
-         "that batch's bash call?",
-    wrong=[5, 4, None],
+    "How many tool messages does the conversation hold when exact_repeat ends under warn 2, hard 4?",
+    checker=equals(3, why="Model calls 1-3 ran their bash call (call 2 warned, but a warning lets the tools run); "
+                          "call 4 reached the hard limit, so its call was stripped and never ran: 3 results."),
+    solution=3,
+    solution_code=("answer = 3   # AgentLoop(PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=4)))"
+                   ".run(patterns.get('exact_repeat'))"),
+    hint="A warning does not stop the tools of its turn. Which model call is stopped, and does its call run?",
+    wrong=[4, 2, 5, 8],
 )
 
 q2 = Question(
     "6.2",
-    "How many warning messages are in the conversation when exact_repeat is stopped?",
-    checker=equals(1, why="The hash layer warns once at batch 3 (a hash is warned once while it stays in the "
-                          "window); the warning is delivered before model call 4; batch 5 is stopped."),
-    solution=1,
-    hint="Count the user-role messages after the task. How often does one fingerprint warn before it is stopped?",
-    wrong=[0, 2, 3],
+    "Run r1 makes the same call twice; then run r2 of the same thread makes it four times. r2's actions?",
+    checker=equals(("warn", "ok", "stop"),
+                   why="At the pinned commit the windows belong to the thread, not the run: r2's first call is the "
+                       "third in the thread's window (warn), the fourth is ok (already warned), the fifth stops. "
+                       "The stopped run makes no fourth call.",
+                   normalize=_as_actions),
+    solution=("warn", "ok", "stop"),
+    hint="Whose window does r2's first call land in? Count the calls in that window, r1's included.",
+    wrong=[("ok", "ok", "warn", "ok"), ("stop",), ("warn", "ok", "stop", "stop"), ("ok", "warn", "ok", "stop")],
 )
+
+
+def _survivors(answer):
+    try:
+        return letter_set(answer)
+    except TypeError:
+        return answer
+
 
 q3 = Question(
     "6.3",
-    "Run r1 makes the same call 4 times; then run r2 of the same thread makes it 4 more times. r2's actions?",
-    checker=equals(("ok", "ok", "warn", "ok"),
-                   why="The budget belongs to (thread_id, run_id): r2 starts with an empty window, so the same "
-                       "loop gets a fresh allowance. Only reusing r1 would have stopped it at once.",
-                   normalize=lambda a: tuple(a) if isinstance(a, (list, tuple)) else a),
-    solution=("ok", "ok", "warn", "ok"),
-    hint="Which key do the windows live under? Is (thread, 'r2') the same scope as (thread, 'r1')?",
-    wrong=[("stop", "stop", "stop", "stop"), ("stop",), ("ok", "ok", "ok", "ok")],
+    "Which queued warnings survive before_agent('t1', 'r2')?",
+    checker=equals(frozenset("bc"),
+                   why="The pinned before_agent drops the queued warnings of the thread's *other* runs: (t1, r1) "
+                       "goes. The run's own queue (t1, r2) and every other thread's queue (t2, r1) stay.",
+                   normalize=_survivors),
+    solution="bc",
+    hint="before_agent protects the run that is starting from stale warnings. Stale warnings of which runs?",
+    wrong=["c", "abc", "b", "ac"],
 )
 
 q4 = Question(
     "6.4",
-    "1001 runs were stopped and nobody consumed a reason. What does consume_stop_reason(first run) return?",
-    checker=equals(None, why="Stop reasons live in a FIFO dict of 1000: the 1001st stop evicted the oldest, "
-                             "so the first run's reason is gone.",
+    "1005 runs were stopped, nobody consumed a reason, then reset('default'). consume_stop_reason(5)?",
+    checker=equals("loop_capped",
+                   why="The FIFO dict of 1000 pushed out runs 0-4 only, and a reset of one thread keeps the stop "
+                       "reasons at the pinned commit: run 5's reason is still there, read once.",
                    normalize=lambda a: None if isinstance(a, str) and a.strip().casefold() == "none" else a),
-    solution=None,
-    hint="How many stop reasons does the detector keep, and which one goes first when it is full?",
-    wrong=["loop_capped", 1000, 1],
+    solution="loop_capped",
+    hint="Which runs did 1005 stops push out of a dict of 1000? And what does reset(thread_id) forget?",
+    wrong=[None, "None", 5, "default"],
 )

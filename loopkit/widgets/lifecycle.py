@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import html
 
-from ..detector import DetectorConfig, LoopDetector
+from ..detector import DetectorConfig
+from ..middleware import PinnedMiddleware
 from ..lifecycle import PLACEMENTS, AgentLoop, check_pairing, format_messages
 from ..patterns import PATTERNS, get
 from ._base import View, table_html
@@ -24,12 +25,12 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     >>> s["step"], s["action"], s["delivered"], s["pairing"]
     (4, 'ok', 1, None)
     >>> lifecycle_state("exact_repeat", "before_results", 3)["pairing"]
-    'message 6 (user) comes before the result of call_3, requested by message 5'
+    'message 6 (human) comes before the result of call_3, requested by message 5'
     """
     if isinstance(step, bool) or not isinstance(step, int) or step < 0:
         raise ValueError(f"step must be an int >= 0, got {step!r}")
     p = get(pattern)
-    loop = AgentLoop(LoopDetector(config), placement=placement)
+    loop = AgentLoop(PinnedMiddleware(config), placement=placement)
     run = loop.start(p.batches, run_id="run-1", task=f"Task for the {p.name} script.")
     pending_at = [()]
     while not run.done:
