@@ -283,12 +283,13 @@ def pinned_run_id(context: Mapping | None, runtime: object) -> Hashable:
 
 
 class RunIdAnchors:
-    """The later fallback for a missing run id, modelled from upstream's later lifecycle documentation.
+    """The later fallback for a missing run id, modelled from the discussion of upstream PR #5344.
 
     LangGraph builds a new ``Runtime`` per node and CPython reuses the addresses of freed objects, so
     ``id(runtime)`` can neither follow one run nor tell two runs apart. The later contract anchors the fallback
     to the invocation's shared ``Runtime.control`` object and maps it to an opaque generated id; ``after_agent``
-    releases the mapping, and a bound on the map covers runs that never reach ``after_agent``.
+    releases the mapping, and a bound on the map covers runs that never reach ``after_agent``. (Keeping the map
+    least-recently-used, so an active run keeps its anchor, is this workbook's choice.)
 
     >>> anchors, control = RunIdAnchors(), object()
     >>> first = anchors.run_id({}, control)
@@ -297,7 +298,7 @@ class RunIdAnchors:
     """
 
     def __init__(self, maxsize: int = STOP_REASON_CAPACITY) -> None:
-        self._ids: BoundedDict = BoundedDict(maxsize)
+        self._ids: LRUDict = LRUDict(maxsize)
         self._counter = itertools.count(1)
 
     def run_id(self, context: Mapping | None, control: object) -> Hashable:

@@ -248,8 +248,9 @@ def test_run_id_anchors_follow_one_invocation_and_are_released():
     assert anchors.run_id({"run_id": "given"}, control_a) == "given"
     anchors.release(control_a)
     assert anchors.run_id({}, control_a) != a  # a new invocation on the same control gets a new id
-    anchors.run_id({}, object())  # the map is bounded: the oldest anchor goes
-    assert len(anchors) == 2
+    b = anchors.run_id({}, control_b)  # control_b is now the most recently used
+    anchors.run_id({}, object())  # the map is bounded: the least recently used anchor (control_a's) goes
+    assert len(anchors) == 2 and anchors.run_id({}, control_b) == b
 
 
 def test_middleware_for_names_the_versions():

@@ -19,8 +19,9 @@ _EXPORTS = {
     "eviction_race": "eviction",  # chapter 04
     "detector_playground": "playground",  # chapter 05
     "lifecycle_stepper": "lifecycle",  # chapter 06
-    "deployment_advisor": "deployment",  # chapter 07
-    "transcript_replay": "transcript",  # chapter 08
+    "version_compare": "versions",  # chapter 07
+    "deployment_advisor": "deployment",  # chapter 08
+    "transcript_replay": "transcript",  # chapter 09
 }
 
 __all__ = sorted(_EXPORTS)
