@@ -490,7 +490,8 @@ def validate_header_value(name: str, value: str) -> str:
 
     Policy: the name must be an HTTP token. The value may hold only printable ASCII (space to ``~``): CR, LF, NUL,
     tab, DEL and every other control character are rejected (they split or smuggle headers), and so is non-ASCII
-    text (transports disagree on how to encode it). The error names the header and the position and kind of the bad
+    text (transports disagree on how to encode it). A value may not start or end with a space either: HTTP strips
+    such spaces and strict transports refuse them. The error names the header and the position and kind of the bad
     character, and never repeats the value (nor any of its characters: an error message is printable ASCII only).
 
     >>> validate_header_value("X-Trace", "run-42")
@@ -513,6 +514,8 @@ def validate_header_value(name: str, value: str) -> str:
             raise HeaderValueError(f"header {name}: value rejected, it contains {kind} at index {index}")
         if not " " <= char <= "~":
             raise HeaderValueError(f"header {name}: value rejected, it contains a non-ASCII character at index {index}")
+    if value != value.strip(" "):
+        raise HeaderValueError(f"header {name}: value rejected, it starts or ends with a space")
     return value
 
 

@@ -527,9 +527,17 @@ def test_an_injected_credential_value_never_appears_in_any_error_text(declared, 
 # --------------------------------------------------------------------------------------------------- header values
 
 
-@pytest.mark.parametrize("value", ["run-42", "", "Bearer abc.DEF_123~+/=", " spaced out ", "a\"b'c;d=e,f"])
+@pytest.mark.parametrize("value", ["run-42", "", "Bearer abc.DEF_123~+/=", "spaced  out", "a\"b'c;d=e,f"])
 def test_accepted_header_values_come_back_unchanged(value):
     assert b.validate_header_value("X-Trace", value) == value
+
+
+@pytest.mark.parametrize("value", [" leading", "trailing ", " both ", " "])
+def test_a_value_starting_or_ending_with_a_space_is_rejected(value):
+    # The transport refuses these too (h11 at send time); DeerFlow's MCP check refuses them first (PR #5066).
+    with pytest.raises(b.HeaderValueError) as caught:
+        b.validate_header_value("X-Trace", value)
+    assert str(caught.value) == "header X-Trace: value rejected, it starts or ends with a space"
 
 
 @pytest.mark.parametrize(
@@ -572,10 +580,11 @@ def test_no_accepted_header_contains_a_control_character(name, value):
     try:
         accepted = b.validate_header_value(name, value)
     except b.HeaderValueError as exc:
-        assert value not in str(exc) or value == ""
+        assert value not in str(exc) or not value.strip(), "only an all-space value can occur in a message"
         assert name in str(exc)
     else:
         assert accepted == value
+        assert accepted == accepted.strip(" "), "no accepted value starts or ends with a space"
         assert all(0x20 <= ord(c) <= 0x7E for c in accepted)
         assert not any(unicodedata.category(c) == "Cc" for c in accepted)
 
