@@ -185,6 +185,102 @@ def test_delimiter_soup_round_trips(pieces):
     assert b.read_frame(b.frame_untrusted("tool_result", text)) == ("tool_result", text)
 
 
+# ---------------------------------------------------------------------------- where DeerFlow does it: sources
+
+
+def test_every_deerflow_source_names_a_commit_a_path_and_a_thread():
+    assert [s.topic for s in b.DEERFLOW_SOURCES] == [
+        "durable context", "user id", "server-owned keys", "sandbox lease", "embedded client",
+        "request-scoped secrets", "skill binding", "sandbox env", "MCP headers", "header values",
+    ]
+    for source in b.DEERFLOW_SOURCES:
+        assert re.fullmatch(r"[0-9a-f]{40}", source.commit), source
+        assert source.path.startswith("backend/") and not source.path.endswith("/"), source
+        assert re.fullmatch(r"#\d+(, #\d+)*|none found", source.threads), source
+        assert b.deerflow_source_url(source) == (
+            f"https://github.com/bytedance/deer-flow/blob/{source.commit}/{source.path}"
+        )
+
+
+def test_the_source_table_says_whether_each_commit_is_the_pinned_one():
+    rows = b.deerflow_source_table()
+    assert [r["topic"] for r in rows] == [s.topic for s in b.DEERFLOW_SOURCES]
+    assert {r["pinned commit?"] for r in rows} == {"no"}, "none of the files read here was stored at the pin"
+    assert rows[0]["read at"] == b.DEERFLOW_SOURCES[0].commit[:8]
+    pinned = b.DEERFLOW_SOURCES[0]._replace(commit="f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be")
+    assert b.deerflow_source_table([pinned])[0]["pinned commit?"] == "yes"
+
+
+# ------------------------------------------------------------------------------ durable context (DeerFlow's shape)
+
+
+def test_no_durable_context_means_no_extra_messages():
+    assert b.durable_context_messages() == []
+    assert b.durable_context_messages(summary="", delegations=[], skills=()) == []
+
+
+def test_durable_context_is_a_system_contract_and_one_hidden_data_message():
+    contract, data = b.durable_context_messages(
+        summary="User wants a release note.", delegations=["research: done"], skills=["/mnt/skills/pdf/SKILL.md"]
+    )
+    assert contract == b.ContextMessage("system", b.AUTHORITY_CONTRACT, hidden=False, data=False)
+    assert (data.role, data.hidden, data.data) == ("human", True, True)
+    assert b.read_frame(data.content) == (
+        "durable_context",
+        "Conversation summary so far:\nUser wants a release note.\n\n"
+        "Delegated tasks:\n- research: done\n\n"
+        "Skill files in use:\n- /mnt/skills/pdf/SKILL.md",
+    )
+
+
+def test_a_summary_cannot_close_its_data_message_or_forge_a_system_tag():
+    _, data = b.durable_context_messages(summary=FAKE_PAGE)
+    assert "<system-reminder>" not in data.content and data.content.count("</untrusted-data>") == 1
+    assert b.read_frame(data.content)[1] == "Conversation summary so far:\n" + FAKE_PAGE
+
+
+def test_only_the_sections_present_are_rendered():
+    _, data = b.durable_context_messages(skills=["a/SKILL.md", "b/SKILL.md"])
+    assert b.read_frame(data.content)[1] == "Skill files in use:\n- a/SKILL.md\n- b/SKILL.md"
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, fragment",
+    [
+        ({"summary": 3}, TypeError, "summary must be a str or None, got int"),
+        ({"delegations": "one task"}, TypeError, "delegations must be a collection of str, not a single str"),
+        ({"skills": [1]}, TypeError, r"skills\[0\] must be a str, got int"),
+    ],
+)
+def test_durable_context_rejects_bad_arguments(kwargs, error, fragment):
+    with pytest.raises(error, match=fragment):
+        b.durable_context_messages(**kwargs)
+
+
+REQUEST = [
+    b.ContextMessage("system", "You are DeerFlow."),
+    b.ContextMessage("system", "Today is Monday."),
+    b.ContextMessage("human", "Continue the report."),
+    b.ContextMessage("ai", "Working on it."),
+]
+
+
+def test_durable_context_goes_right_after_the_leading_system_messages_of_a_copy():
+    before = list(REQUEST)
+    request = b.with_durable_context(REQUEST, summary="Earlier: outline agreed.")
+    assert [(m.role, m.hidden) for m in request] == [
+        ("system", False), ("system", False), ("system", False), ("human", True), ("human", False), ("ai", False),
+    ]
+    assert request[2].content == b.AUTHORITY_CONTRACT
+    assert REQUEST == before, "the injection is per request: the stored messages are not changed"
+    assert b.with_durable_context(REQUEST) == REQUEST and b.with_durable_context(REQUEST) is not REQUEST
+
+
+def test_with_durable_context_wants_context_messages():
+    with pytest.raises(TypeError, match=r"messages\[1\] must be a ContextMessage, got dict"):
+        b.with_durable_context([REQUEST[0], {"role": "human", "content": "hi"}], summary="s")
+
+
 # ---------------------------------------------------------------------------------------- server-owned identity
 
 
