@@ -62,10 +62,15 @@ __all__ = [
     "DEFAULT_ALLOW",
     "is_secret_name",
     "scrub_env",
+    "DEERFLOW_ENV_FRAGMENTS",
+    "deerflow_scrubs",
+    "env_rules_table",
     "CredentialError",
     "inject_credentials",
     "HeaderValueError",
     "validate_header_value",
+    "deerflow_header_refusal",
+    "header_rules_table",
     "DEPLOYMENTS",
     "Recommendation",
     "deployment_table",
@@ -280,6 +285,12 @@ def deerflow_source_table(sources: Iterable[DeerFlowSource] = DEERFLOW_SOURCES) 
         for source in sources
     ]
 
+
+
+def _deerflow_column(topic: str) -> str:
+    """The column title for DeerFlow's behaviour on ``topic``: "DeerFlow at" and the commit where it was read."""
+    source = next(s for s in DEERFLOW_SOURCES if s.topic == topic)
+    return f"DeerFlow at {source.commit[:8]}"
 
 # ------------------------------------------------------------------------------------------------- trust channels
 
@@ -636,6 +647,43 @@ def scrub_env(env: Mapping[str, str], allow: Iterable[str] = ()) -> dict[str, st
     return scrubbed
 
 
+#: The name fragments DeerFlow's sandbox environment policy scrubs (DEERFLOW_SOURCES, "sandbox env"): a name goes when,
+#: upper-cased, it contains one of them anywhere, even inside another word.
+DEERFLOW_ENV_FRAGMENTS = ("KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL")
+
+
+def deerflow_scrubs(name: str) -> bool:
+    """True when DeerFlow's rule, as this workbook restates it, removes ``name`` from a sandbox command's environment.
+
+    It matches fragments, not words: ``KEYBOARD_LAYOUT`` goes, while ``SSH_AUTH_SOCK`` and ``GH_PAT`` stay.
+
+    >>> deerflow_scrubs("KEYBOARD_LAYOUT"), deerflow_scrubs("SSH_AUTH_SOCK")
+    (True, False)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    return any(fragment in name.upper() for fragment in DEERFLOW_ENV_FRAGMENTS)
+
+
+def env_rules_table(names: Iterable[str]) -> list[dict[str, str]]:
+    """One row per name: does DeerFlow's rule scrub it, and does :func:`scrub_env` (allow-list included)?
+
+    >>> env_rules_table(["PATH"])
+    [{'name': 'PATH', 'DeerFlow at 4f474b53': 'kept', 'this workbook': 'kept'}]
+    """
+    listed = _text_list("names", names)
+    kept_here = scrub_env({name: "" for name in listed})
+    column = _deerflow_column("sandbox env")
+    return [
+        {
+            "name": name,
+            column: "scrubbed" if deerflow_scrubs(name) else "kept",
+            "this workbook": "kept" if name in kept_here else "scrubbed",
+        }
+        for name in listed
+    ]
+
+
 class CredentialError(PermissionError):
     """A declared credential is missing or unusable. The message names the credential, never a value."""
 
@@ -728,6 +776,51 @@ def validate_header_value(name: str, value: str) -> str:
     if value != value.strip(" "):
         raise HeaderValueError(f"header {name}: value rejected, it starts or ends with a space")
     return value
+
+
+# DeerFlow's MCP header check refuses NUL and the vertical whitespace characters inside a value.
+_DEERFLOW_FORBIDDEN_IN_HEADERS = frozenset("\x00\n\x0b\x0c\r")
+
+
+def deerflow_header_refusal(value: str) -> str | None:
+    """Why DeerFlow's MCP header check (DEERFLOW_SOURCES, "header values"), as this workbook restates it, refuses
+    ``value``, or ``None`` when it sends it.
+
+    Its three checks, in order: ASCII only; no NUL, LF, VT, FF or CR; no space or tab at either end. A tab inside,
+    DEL and the other control characters pass it, so it is more lenient than :func:`validate_header_value`.
+
+    >>> deerflow_header_refusal("Bearer t\\n"), deerflow_header_refusal("tab\\tinside")
+    ('contains a line break or a NUL', None)
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"value must be a str, got {type(value).__name__}")
+    if not value.isascii():
+        return "contains a character outside ASCII"
+    if _DEERFLOW_FORBIDDEN_IN_HEADERS & set(value):
+        return "contains a line break or a NUL"
+    if value != value.strip(" \t"):
+        return "starts or ends with a space or a tab"
+    return None
+
+
+def header_rules_table(values: Iterable[str], name: str = "X-Run-Id") -> list[dict[str, str]]:
+    """One row per value (shown as its ``repr``): what DeerFlow's check and :func:`validate_header_value` do with it.
+
+    >>> header_rules_table(["run-42"])
+    [{'value': "'run-42'", 'DeerFlow at 87d6d612': 'sent', 'this workbook': 'sent'}]
+    """
+    column = _deerflow_column("header values")
+    rows = []
+    for value in _text_list("values", values):
+        deerflow = deerflow_header_refusal(value)
+        try:
+            validate_header_value(name, value)
+            here = "sent"
+        except HeaderValueError as exc:
+            here = "refused: " + str(exc).split("value rejected, ", 1)[-1]  # the reason, without the header name
+        rows.append({"value": repr(value), column: "sent" if deerflow is None else f"refused: {deerflow}",
+                     "this workbook": here})
+    return rows
 
 
 # ----------------------------------------------------------------------------------------------- operating choices

@@ -560,6 +560,32 @@ def test_no_scrubbed_env_keeps_a_secret_looking_name_that_is_not_allowed(secrets
     assert all(env[name] == value for name, value in scrubbed.items())
 
 
+@pytest.mark.parametrize(
+    "name, scrubbed",
+    [
+        ("KEYBOARD_LAYOUT", True), ("monkey_business", True), ("TOKENIZERS_PARALLELISM", True), ("PGPASSWORD", True),
+        ("DB_PASSWD", True), ("AWS_CREDENTIALS", True), ("openai_api_key", True),
+        ("SSH_AUTH_SOCK", False), ("GH_PAT", False), ("SESSION_COOKIE", False), ("PATH", False), ("DATABASE_URL", False),
+    ],
+)
+def test_deerflow_scrubs_any_name_containing_one_of_six_fragments(name, scrubbed):
+    assert b.deerflow_scrubs(name) is scrubbed
+
+
+def test_env_rules_table_puts_deerflow_and_the_workbook_side_by_side():
+    assert b.env_rules_table(["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GITHUB_TOKEN", "PWD", "PATH"]) == [
+        {"name": "KEYBOARD_LAYOUT", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "kept"},
+        {"name": "SSH_AUTH_SOCK", "DeerFlow at 4f474b53": "kept", "this workbook": "scrubbed"},
+        {"name": "GITHUB_TOKEN", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "scrubbed"},
+        {"name": "PWD", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
+        {"name": "PATH", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
+    ]
+    with pytest.raises(TypeError, match="names must be a collection of str, not a single str"):
+        b.env_rules_table("PATH")
+    with pytest.raises(TypeError, match="name must be a str, got int"):
+        b.deerflow_scrubs(7)
+
+
 def test_inject_credentials_lays_request_values_over_the_scrubbed_env():
     env = b.inject_credentials(ENV, ["GITHUB_TOKEN"], {"GITHUB_TOKEN": "ghp_request", "OPENAI_API_KEY": "sk-req"})
     assert env["GITHUB_TOKEN"] == "ghp_request"
@@ -696,6 +722,43 @@ def test_a_value_with_a_control_character_is_rejected_and_never_echoed(name, bef
     message = str(caught.value)
     assert value not in message and f"header {name}:" in message
     assert message.isascii() and message.isprintable()
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("run-42", None), ("tab\tinside", None), ("bell\x07", None), ("del\x7f", None), ("", None),
+        ("Bearer sk-1\n", "contains a line break or a NUL"), ("a\x0bb", "contains a line break or a NUL"),
+        ("a\x00b", "contains a line break or a NUL"), ("a\rb", "contains a line break or a NUL"),
+        (" lead", "starts or ends with a space or a tab"), ("trail\t", "starts or ends with a space or a tab"),
+        ("café", "contains a character outside ASCII"), ("café\n", "contains a character outside ASCII"),
+    ],
+)
+def test_deerflow_header_refusal_restates_the_mcp_check(value, reason):
+    assert b.deerflow_header_refusal(value) == reason
+
+
+def test_header_rules_table_puts_deerflow_and_the_workbook_side_by_side():
+    assert b.header_rules_table(["run-42", "tab\tinside", " padded", "token\n"]) == [
+        {"value": "'run-42'", "DeerFlow at 87d6d612": "sent", "this workbook": "sent"},
+        {"value": "'tab\\tinside'", "DeerFlow at 87d6d612": "sent",
+         "this workbook": "refused: it contains a control character (U+0009) at index 3"},
+        {"value": "' padded'", "DeerFlow at 87d6d612": "refused: starts or ends with a space or a tab",
+         "this workbook": "refused: it starts or ends with a space"},
+        {"value": "'token\\n'", "DeerFlow at 87d6d612": "refused: contains a line break or a NUL",
+         "this workbook": "refused: it contains an LF (line feed) at index 5"},
+    ]
+    with pytest.raises(TypeError, match="value must be a str, got bytes"):
+        b.deerflow_header_refusal(b"x")
+
+
+@given(st.text())
+def test_every_value_the_workbook_sends_deerflow_would_send_too(value):
+    try:
+        b.validate_header_value("X-Run-Id", value)
+    except b.HeaderValueError:
+        return
+    assert b.deerflow_header_refusal(value) is None, "the workbook's rule is the stricter one"
 
 
 # ----------------------------------------------------------------------------------------------- operating choices
