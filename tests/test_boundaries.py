@@ -563,9 +563,10 @@ def test_no_scrubbed_env_keeps_a_secret_looking_name_that_is_not_allowed(secrets
 @pytest.mark.parametrize(
     "name, scrubbed",
     [
-        ("KEYBOARD_LAYOUT", True), ("monkey_business", True), ("TOKENIZERS_PARALLELISM", True), ("PGPASSWORD", True),
-        ("DB_PASSWD", True), ("AWS_CREDENTIALS", True), ("openai_api_key", True),
-        ("SSH_AUTH_SOCK", False), ("GH_PAT", False), ("SESSION_COOKIE", False), ("PATH", False), ("DATABASE_URL", False),
+        ("KEYBOARD_LAYOUT", True), ("monkey_business", True), ("TOKENIZERS_PARALLELISM", True),
+        ("PGPASSWORD", True), ("DB_PASSWD", True), ("AWS_CREDENTIALS", True), ("openai_api_key", True),
+        ("SSH_AUTH_SOCK", False), ("GH_PAT", False), ("SESSION_COOKIE", False), ("PATH", False),
+        ("DATABASE_URL", False),
     ],
 )
 def test_deerflow_scrubs_any_name_containing_one_of_six_fragments(name, scrubbed):
@@ -832,6 +833,16 @@ def test_exercise_answers_follow_from_the_helpers():
     workshop = b.recommend_deployment("several people", True, True, True, True)  # exercise 7.8
     assert workshop.choice == ch07.q8.solution_value
     assert ch07.q2.solution_value == (True, False)
+    names = ["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME"]  # 7.9
+    assert {n for n in names if b.deerflow_scrubs(n)} == ch07.q9.solution_value
+
+
+def test_exercise_7_9_explains_the_word_versus_fragment_misconception():
+    from loopkit.exercises import ch07
+
+    verdict = ch07.q9.verify({"DB_PASSWORD"})
+    assert verdict.status == "incorrect" and "fragment" in verdict.explanation
+    assert ch07.q9.verify(["keyboard_layout", "TOKENIZERS_PARALLELISM", " DB_PASSWORD "]).ok
 
 
 @pytest.mark.parametrize("answer", [(True, False), [True, False]])

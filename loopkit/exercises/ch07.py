@@ -1,8 +1,10 @@
-"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments."""
+"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments,
+and one prediction about DeerFlow's own sandbox-environment rule."""
 
 import re
 
-from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
+from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
+                                validate_header_value)
 
 from . import Question, as_pair, equals, function_cases, letter_set
 
@@ -170,4 +172,42 @@ q8 = Question(
     solution="shared",
     hint="Run recommend_deployment with the workshop's answers, or try them in the advisor widget.",
     wrong=["isolated", "local", "local evaluation"],
+)
+
+
+_Q9_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
+_Q9_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
+
+
+def _fragment_verdict(answer):
+    try:
+        given = {name.upper() for name in _names(answer)}
+    except TypeError as exc:
+        return False, str(exc)
+    if given == _Q9_SCRUBBED:
+        return True, ("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
+                      "TOKENIZERS count, while AUTH and PAT are not among them.")
+    if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
+        return False, ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's "
+                       f"fragments {', '.join(DEERFLOW_ENV_FRAGMENTS)}.")
+    if given < _Q9_SCRUBBED:
+        return False, ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at "
+                       "the names where KEY or TOKEN sits inside a longer word.")
+    return False, f"Your answer {sorted(given)} is not the set DeerFlow's rule removes."
+
+
+q9 = Question(
+    "7.9",
+    "Which names does DeerFlow's sandbox rule scrub?",
+    checker=_fragment_verdict,
+    solution=_Q9_SCRUBBED,
+    solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
+    hint="Upper-case each name and look for KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL anywhere inside it.",
+    wrong=[
+        {"DB_PASSWORD"},
+        {"KEYBOARD_LAYOUT", "DB_PASSWORD"},
+        {"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"},
+        {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"},
+        set(_Q9_NAMES),
+    ],
 )
