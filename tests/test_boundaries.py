@@ -860,6 +860,15 @@ def test_exercise_7_6_reads_the_usual_ways_of_writing_a_letter(answer):
     assert ch07.q6.verify(answer).ok
 
 
+def test_exercise_7_6_tells_the_workbook_model_from_deerflows_sandbox_path():
+    from loopkit.exercises import ch07
+
+    sandbox_path = ch07.q6.verify("d")
+    assert sandbox_path.status == "incorrect" and "DeerFlow's sandbox path" in sandbox_path.explanation
+    assert "fallback" in ch07.q6.verify("a").explanation
+    assert "refused" in ch07.q6.verify("b)").explanation
+
+
 @pytest.mark.parametrize("answer", ["a", "(a)", "b)", "cd", "", "credential", 3])
 def test_exercise_7_6_still_rejects_other_letters_and_non_letters(answer):
     from loopkit.exercises import ch07

@@ -116,14 +116,27 @@ q5 = Question(
     ],
 )
 
+# Why each wrong letter is wrong; "d" is what DeerFlow's own sandbox path does, so it deserves its own answer.
+_Q6_WRONG = {
+    "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
+    "removed the static token anyway.",
+    "b": "An empty or blank value is refused by name; it is never injected.",
+    "d": "That is DeerFlow's sandbox path at 023cd27d: it logs the missing name and runs the command without it. "
+    "This workbook's model denies instead, as DeerFlow's MCP header path does.",
+}
+
+
+def _credential_verdict(answer):
+    letter = _letter(answer) if isinstance(answer, str) else None
+    if letter == "c":
+        return True, "Default deny: an empty declared credential is refused by name; nothing falls back to a static one."
+    return False, _Q6_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
+
+
 q6 = Question(
     "7.6",
     "A declared credential arrives empty. What happens?",
-    checker=equals(
-        "c",
-        normalize=_letter,
-        why="Default deny: an empty declared credential is refused by name, and nothing falls back to a static one.",
-    ),
+    checker=_credential_verdict,
     solution="c",
     hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
     wrong=["a", "b", "d", "(a)", "cd"],
