@@ -129,7 +129,7 @@ _Q6_WRONG = {
 def _credential_verdict(answer):
     letter = _letter(answer) if isinstance(answer, str) else None
     if letter == "c":
-        return True, "Default deny: an empty declared credential is refused by name; nothing falls back to a static one."
+        return True, "Default deny: an empty declared credential is refused by name; no static token is used."
     return False, _Q6_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
 
 
