@@ -181,9 +181,9 @@ class DeerFlowSource(NamedTuple):
 
 _HARNESS = "backend/packages/harness/deerflow"
 
-#: The DeerFlow files this chapter cites, each at the commit where it was read. None of them is the pinned commit:
-#: the search index held these files only at later commits, so whether the pinned commit already behaved this way
-#: was not checked.
+#: The DeerFlow files this chapter cites, each at the commit where it was read, with the issues and PRs that brought
+#: the behaviour in. None of them is the pinned commit: the search index held these files only at other commits, so
+#: whether the pinned commit already behaved this way was not checked.
 DEERFLOW_SOURCES = (
     DeerFlowSource(
         "durable context",
@@ -206,7 +206,7 @@ DEERFLOW_SOURCES = (
         "overwritten; the Gateway also drops keys starting with two underscores",
         f"{_HARNESS}/runtime/runs/worker.py",
         "002a9246c00b0ea54d2f10f25d76475790365c55",
-        "#4203",
+        "#4203, #5119",
     ),
     DeerFlowSource(
         "sandbox lease",
