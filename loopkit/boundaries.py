@@ -1,17 +1,23 @@
 """Where the detector's guarantees end (chapter 07).
 
-Small, standard-library helpers, one per boundary:
+Small, standard-library helpers, one per boundary. Where DeerFlow has the same boundary, the helper is this
+workbook's model of the idea, not DeerFlow's code; :data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be
+read (a file at a commit, and its issues or PRs).
 
 - **Evidence levels** (:data:`EVIDENCE_LEVELS`): what each kind of check proves, and what it leaves open.
 - **The fingerprint is not a credential** (:func:`keyed_fingerprint`): anyone who sees the calls can compute the
   fingerprint; only a keyed tag needs a secret.
-- **Trust channels** (:func:`frame_untrusted`, :func:`read_frame`, :func:`assemble_context`): framework
-  instructions are system context; everything else is data, framed so that it cannot pass as instructions.
+- **Trust channels** (:func:`frame_untrusted`, :func:`read_frame`, :func:`assemble_context`,
+  :func:`durable_context_messages`, :func:`with_durable_context`): framework instructions are system context;
+  everything else is data, framed so that it cannot pass as instructions. Durable context follows DeerFlow's shape:
+  an authority contract in a system message, then one hidden human message marked as data.
 - **Server-owned identity** (:func:`strip_server_owned`, :func:`memory_bucket`): a client cannot supply its own
   user id, sandbox lease, run trace, sequence number or internal keys.
 - **Credentials out of band** (:func:`scrub_env`, :func:`inject_credentials`): secrets leave the inherited
   environment; a request's declared credentials are laid over it, and a missing one is an error, not a fallback.
-- **Header values** (:func:`validate_header_value`): no control characters reach a transport.
+  :func:`deerflow_scrubs` restates DeerFlow's own (different) scrub rule for comparison.
+- **Header values** (:func:`validate_header_value`): no control characters, and no surrounding spaces, reach a
+  transport. :func:`deerflow_header_refusal` restates DeerFlow's own (more lenient) check for comparison.
 - **Operating choices** (:func:`recommend_deployment`): local evaluation, an isolated or a shared deployment.
 
 No error raised here ever contains a credential or header *value*: errors name the variable or header instead.
