@@ -185,6 +185,102 @@ def test_delimiter_soup_round_trips(pieces):
     assert b.read_frame(b.frame_untrusted("tool_result", text)) == ("tool_result", text)
 
 
+# ---------------------------------------------------------------------------- where DeerFlow does it: sources
+
+
+def test_every_deerflow_source_names_a_commit_a_path_and_a_thread():
+    assert [s.topic for s in b.DEERFLOW_SOURCES] == [
+        "durable context", "user id", "server-owned keys", "sandbox lease", "embedded client",
+        "request-scoped secrets", "skill binding", "sandbox env", "MCP headers", "header values",
+    ]
+    for source in b.DEERFLOW_SOURCES:
+        assert re.fullmatch(r"[0-9a-f]{40}", source.commit), source
+        assert source.path.startswith("backend/") and not source.path.endswith("/"), source
+        assert re.fullmatch(r"#\d+(, #\d+)*|none found", source.threads), source
+        assert b.deerflow_source_url(source) == (
+            f"https://github.com/bytedance/deer-flow/blob/{source.commit}/{source.path}"
+        )
+
+
+def test_the_source_table_says_whether_each_commit_is_the_pinned_one():
+    rows = b.deerflow_source_table()
+    assert [r["topic"] for r in rows] == [s.topic for s in b.DEERFLOW_SOURCES]
+    assert {r["pinned commit?"] for r in rows} == {"no"}, "none of the files read here was stored at the pin"
+    assert rows[0]["read at"] == b.DEERFLOW_SOURCES[0].commit[:8]
+    pinned = b.DEERFLOW_SOURCES[0]._replace(commit="f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be")
+    assert b.deerflow_source_table([pinned])[0]["pinned commit?"] == "yes"
+
+
+# ------------------------------------------------------------------------------ durable context (DeerFlow's shape)
+
+
+def test_no_durable_context_means_no_extra_messages():
+    assert b.durable_context_messages() == []
+    assert b.durable_context_messages(summary="", delegations=[], skills=()) == []
+
+
+def test_durable_context_is_a_system_contract_and_one_hidden_data_message():
+    contract, data = b.durable_context_messages(
+        summary="User wants a release note.", delegations=["research: done"], skills=["/mnt/skills/pdf/SKILL.md"]
+    )
+    assert contract == b.ContextMessage("system", b.AUTHORITY_CONTRACT, hidden=False, data=False)
+    assert (data.role, data.hidden, data.data) == ("human", True, True)
+    assert b.read_frame(data.content) == (
+        "durable_context",
+        "Conversation summary so far:\nUser wants a release note.\n\n"
+        "Delegated tasks:\n- research: done\n\n"
+        "Skill files in use:\n- /mnt/skills/pdf/SKILL.md",
+    )
+
+
+def test_a_summary_cannot_close_its_data_message_or_forge_a_system_tag():
+    _, data = b.durable_context_messages(summary=FAKE_PAGE)
+    assert "<system-reminder>" not in data.content and data.content.count("</untrusted-data>") == 1
+    assert b.read_frame(data.content)[1] == "Conversation summary so far:\n" + FAKE_PAGE
+
+
+def test_only_the_sections_present_are_rendered():
+    _, data = b.durable_context_messages(skills=["a/SKILL.md", "b/SKILL.md"])
+    assert b.read_frame(data.content)[1] == "Skill files in use:\n- a/SKILL.md\n- b/SKILL.md"
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, fragment",
+    [
+        ({"summary": 3}, TypeError, "summary must be a str or None, got int"),
+        ({"delegations": "one task"}, TypeError, "delegations must be a collection of str, not a single str"),
+        ({"skills": [1]}, TypeError, r"skills\[0\] must be a str, got int"),
+    ],
+)
+def test_durable_context_rejects_bad_arguments(kwargs, error, fragment):
+    with pytest.raises(error, match=fragment):
+        b.durable_context_messages(**kwargs)
+
+
+REQUEST = [
+    b.ContextMessage("system", "You are DeerFlow."),
+    b.ContextMessage("system", "Today is Monday."),
+    b.ContextMessage("human", "Continue the report."),
+    b.ContextMessage("ai", "Working on it."),
+]
+
+
+def test_durable_context_goes_right_after_the_leading_system_messages_of_a_copy():
+    before = list(REQUEST)
+    request = b.with_durable_context(REQUEST, summary="Earlier: outline agreed.")
+    assert [(m.role, m.hidden) for m in request] == [
+        ("system", False), ("system", False), ("system", False), ("human", True), ("human", False), ("ai", False),
+    ]
+    assert request[2].content == b.AUTHORITY_CONTRACT
+    assert REQUEST == before, "the injection is per request: the stored messages are not changed"
+    assert b.with_durable_context(REQUEST) == REQUEST and b.with_durable_context(REQUEST) is not REQUEST
+
+
+def test_with_durable_context_wants_context_messages():
+    with pytest.raises(TypeError, match=r"messages\[1\] must be a ContextMessage, got dict"):
+        b.with_durable_context([REQUEST[0], {"role": "human", "content": "hi"}], summary="s")
+
+
 # ---------------------------------------------------------------------------------------- server-owned identity
 
 
@@ -464,6 +560,33 @@ def test_no_scrubbed_env_keeps_a_secret_looking_name_that_is_not_allowed(secrets
     assert all(env[name] == value for name, value in scrubbed.items())
 
 
+@pytest.mark.parametrize(
+    "name, scrubbed",
+    [
+        ("KEYBOARD_LAYOUT", True), ("monkey_business", True), ("TOKENIZERS_PARALLELISM", True),
+        ("PGPASSWORD", True), ("DB_PASSWD", True), ("AWS_CREDENTIALS", True), ("openai_api_key", True),
+        ("SSH_AUTH_SOCK", False), ("GH_PAT", False), ("SESSION_COOKIE", False), ("PATH", False),
+        ("DATABASE_URL", False),
+    ],
+)
+def test_deerflow_scrubs_any_name_containing_one_of_six_fragments(name, scrubbed):
+    assert b.deerflow_scrubs(name) is scrubbed
+
+
+def test_env_rules_table_puts_deerflow_and_the_workbook_side_by_side():
+    assert b.env_rules_table(["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GITHUB_TOKEN", "PWD", "PATH"]) == [
+        {"name": "KEYBOARD_LAYOUT", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "kept"},
+        {"name": "SSH_AUTH_SOCK", "DeerFlow at 4f474b53": "kept", "this workbook": "scrubbed"},
+        {"name": "GITHUB_TOKEN", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "scrubbed"},
+        {"name": "PWD", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
+        {"name": "PATH", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
+    ]
+    with pytest.raises(TypeError, match="names must be a collection of str, not a single str"):
+        b.env_rules_table("PATH")
+    with pytest.raises(TypeError, match="name must be a str, got int"):
+        b.deerflow_scrubs(7)
+
+
 def test_inject_credentials_lays_request_values_over_the_scrubbed_env():
     env = b.inject_credentials(ENV, ["GITHUB_TOKEN"], {"GITHUB_TOKEN": "ghp_request", "OPENAI_API_KEY": "sk-req"})
     assert env["GITHUB_TOKEN"] == "ghp_request"
@@ -527,9 +650,17 @@ def test_an_injected_credential_value_never_appears_in_any_error_text(declared, 
 # --------------------------------------------------------------------------------------------------- header values
 
 
-@pytest.mark.parametrize("value", ["run-42", "", "Bearer abc.DEF_123~+/=", " spaced out ", "a\"b'c;d=e,f"])
+@pytest.mark.parametrize("value", ["run-42", "", "Bearer abc.DEF_123~+/=", "spaced  out", "a\"b'c;d=e,f"])
 def test_accepted_header_values_come_back_unchanged(value):
     assert b.validate_header_value("X-Trace", value) == value
+
+
+@pytest.mark.parametrize("value", [" leading", "trailing ", " both ", " "])
+def test_a_value_starting_or_ending_with_a_space_is_rejected(value):
+    # The transport refuses these too (h11 at send time); DeerFlow's MCP check refuses them first (PR #5066).
+    with pytest.raises(b.HeaderValueError) as caught:
+        b.validate_header_value("X-Trace", value)
+    assert str(caught.value) == "header X-Trace: value rejected, it starts or ends with a space"
 
 
 @pytest.mark.parametrize(
@@ -572,10 +703,11 @@ def test_no_accepted_header_contains_a_control_character(name, value):
     try:
         accepted = b.validate_header_value(name, value)
     except b.HeaderValueError as exc:
-        assert value not in str(exc) or value == ""
+        assert value not in str(exc) or not value.strip(), "only an all-space value can occur in a message"
         assert name in str(exc)
     else:
         assert accepted == value
+        assert accepted == accepted.strip(" "), "no accepted value starts or ends with a space"
         assert all(0x20 <= ord(c) <= 0x7E for c in accepted)
         assert not any(unicodedata.category(c) == "Cc" for c in accepted)
 
@@ -591,6 +723,43 @@ def test_a_value_with_a_control_character_is_rejected_and_never_echoed(name, bef
     message = str(caught.value)
     assert value not in message and f"header {name}:" in message
     assert message.isascii() and message.isprintable()
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("run-42", None), ("tab\tinside", None), ("bell\x07", None), ("del\x7f", None), ("", None),
+        ("Bearer sk-1\n", "contains a line break or a NUL"), ("a\x0bb", "contains a line break or a NUL"),
+        ("a\x00b", "contains a line break or a NUL"), ("a\rb", "contains a line break or a NUL"),
+        (" lead", "starts or ends with a space or a tab"), ("trail\t", "starts or ends with a space or a tab"),
+        ("café", "contains a character outside ASCII"), ("café\n", "contains a character outside ASCII"),
+    ],
+)
+def test_deerflow_header_refusal_restates_the_mcp_check(value, reason):
+    assert b.deerflow_header_refusal(value) == reason
+
+
+def test_header_rules_table_puts_deerflow_and_the_workbook_side_by_side():
+    assert b.header_rules_table(["run-42", "tab\tinside", " padded", "token\n"]) == [
+        {"value": "'run-42'", "DeerFlow at 87d6d612": "sent", "this workbook": "sent"},
+        {"value": "'tab\\tinside'", "DeerFlow at 87d6d612": "sent",
+         "this workbook": "refused: it contains a control character (U+0009) at index 3"},
+        {"value": "' padded'", "DeerFlow at 87d6d612": "refused: starts or ends with a space or a tab",
+         "this workbook": "refused: it starts or ends with a space"},
+        {"value": "'token\\n'", "DeerFlow at 87d6d612": "refused: contains a line break or a NUL",
+         "this workbook": "refused: it contains an LF (line feed) at index 5"},
+    ]
+    with pytest.raises(TypeError, match="value must be a str, got bytes"):
+        b.deerflow_header_refusal(b"x")
+
+
+@given(st.text())
+def test_every_value_the_workbook_sends_deerflow_would_send_too(value):
+    try:
+        b.validate_header_value("X-Run-Id", value)
+    except b.HeaderValueError:
+        return
+    assert b.deerflow_header_refusal(value) is None, "the workbook's rule is the stricter one"
 
 
 # ----------------------------------------------------------------------------------------------- operating choices
@@ -664,6 +833,16 @@ def test_exercise_answers_follow_from_the_helpers():
     workshop = b.recommend_deployment("several people", True, True, True, True)  # exercise 7.8
     assert workshop.choice == ch07.q8.solution_value
     assert ch07.q2.solution_value == (True, False)
+    names = ["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME"]  # 7.9
+    assert {n for n in names if b.deerflow_scrubs(n)} == ch07.q9.solution_value
+
+
+def test_exercise_7_9_explains_the_word_versus_fragment_misconception():
+    from loopkit.exercises import ch07
+
+    verdict = ch07.q9.verify({"DB_PASSWORD"})
+    assert verdict.status == "incorrect" and "fragment" in verdict.explanation
+    assert ch07.q9.verify(["keyboard_layout", "TOKENIZERS_PARALLELISM", " DB_PASSWORD "]).ok
 
 
 @pytest.mark.parametrize("answer", [(True, False), [True, False]])
@@ -679,6 +858,15 @@ def test_exercise_7_6_reads_the_usual_ways_of_writing_a_letter(answer):
     from loopkit.exercises import ch07
 
     assert ch07.q6.verify(answer).ok
+
+
+def test_exercise_7_6_tells_the_workbook_model_from_deerflows_sandbox_path():
+    from loopkit.exercises import ch07
+
+    sandbox_path = ch07.q6.verify("d")
+    assert sandbox_path.status == "incorrect" and "DeerFlow's sandbox path" in sandbox_path.explanation
+    assert "fallback" in ch07.q6.verify("a").explanation
+    assert "refused" in ch07.q6.verify("b)").explanation
 
 
 @pytest.mark.parametrize("answer", ["a", "(a)", "b)", "cd", "", "credential", 3])

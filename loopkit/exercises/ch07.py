@@ -1,8 +1,10 @@
-"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments."""
+"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments,
+and one prediction about DeerFlow's own sandbox-environment rule."""
 
 import re
 
-from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
+from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
+                                validate_header_value)
 
 from . import Question, as_pair, equals, function_cases, letter_set
 
@@ -114,14 +116,27 @@ q5 = Question(
     ],
 )
 
+# Why each wrong letter is wrong; "d" is what DeerFlow's own sandbox path does, so it deserves its own answer.
+_Q6_WRONG = {
+    "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
+    "removed the static token anyway.",
+    "b": "An empty or blank value is refused by name; it is never injected.",
+    "d": "That is DeerFlow's sandbox path at 023cd27d: it logs the missing name and runs the command without it. "
+    "This workbook's model denies instead, as DeerFlow's MCP header path does.",
+}
+
+
+def _credential_verdict(answer):
+    letter = _letter(answer) if isinstance(answer, str) else None
+    if letter == "c":
+        return True, "Default deny: an empty declared credential is refused by name; no static token is used."
+    return False, _Q6_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
+
+
 q6 = Question(
     "7.6",
     "A declared credential arrives empty. What happens?",
-    checker=equals(
-        "c",
-        normalize=_letter,
-        why="Default deny: an empty declared credential is refused by name, and nothing falls back to a static one.",
-    ),
+    checker=_credential_verdict,
     solution="c",
     hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
     wrong=["a", "b", "d", "(a)", "cd"],
@@ -170,4 +185,42 @@ q8 = Question(
     solution="shared",
     hint="Run recommend_deployment with the workshop's answers, or try them in the advisor widget.",
     wrong=["isolated", "local", "local evaluation"],
+)
+
+
+_Q9_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
+_Q9_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
+
+
+def _fragment_verdict(answer):
+    try:
+        given = {name.upper() for name in _names(answer)}
+    except TypeError as exc:
+        return False, str(exc)
+    if given == _Q9_SCRUBBED:
+        return True, ("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
+                      "TOKENIZERS count, while AUTH and PAT are not among them.")
+    if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
+        return False, ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's "
+                       f"fragments {', '.join(DEERFLOW_ENV_FRAGMENTS)}.")
+    if given < _Q9_SCRUBBED:
+        return False, ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at "
+                       "the names where KEY or TOKEN sits inside a longer word.")
+    return False, f"Your answer {sorted(given)} is not the set DeerFlow's rule removes."
+
+
+q9 = Question(
+    "7.9",
+    "Which names does DeerFlow's sandbox rule scrub?",
+    checker=_fragment_verdict,
+    solution=_Q9_SCRUBBED,
+    solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
+    hint="Upper-case each name and look for KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL anywhere inside it.",
+    wrong=[
+        {"DB_PASSWORD"},
+        {"KEYBOARD_LAYOUT", "DB_PASSWORD"},
+        {"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"},
+        {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"},
+        set(_Q9_NAMES),
+    ],
 )
