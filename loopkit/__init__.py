@@ -81,7 +81,7 @@ __all__ = [
     "prefix_bits",
     "read_bucket",
     "stable_key",
-    # chapter 07: boundaries
+    # chapter 08: boundaries
     "assemble_context",
     "deployment_table",
     "evidence_table",

@@ -1,4 +1,4 @@
-"""Where the detector's guarantees end (chapter 07).
+"""Where the detector's guarantees end (chapter 08).
 
 Small, standard-library helpers, one per boundary. Where DeerFlow has the same boundary, the helper is this
 workbook's model of the idea, not DeerFlow's code; :data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be

@@ -1,4 +1,4 @@
-"""The evade-the-detector challenge (chapter 08): build a trace that truly loops, yet never trips DeerFlow.
+"""The evade-the-detector challenge (chapter 09): build a trace that truly loops, yet never trips DeerFlow.
 
 "Truly loops" is decided by :func:`check_loop`, a checker that knows nothing about fingerprints. It replays the
 trace against a tiny model of the workspace and calls a step *wasted* when every call in it learns or changes

@@ -1,7 +1,7 @@
-"""How other open-source agents notice loops: small teaching models of their detectors (chapter 08).
+"""How other open-source agents notice loops: small teaching models of their detectors (chapter 09).
 
 Every model here is a **simplified model from public behaviour, not the real implementation**. Each keeps only
-what its system compares and when it acts, as the table in chapter 08 states it; prompts, UI, configuration and
+what its system compares and when it acts, as the table in chapter 09 states it; prompts, UI, configuration and
 recovery are left out. They all take the same batches the DeerFlow detector takes, look at the calls one at a
 time in model order, and report the first step (batch, counted from 1) at which they would *warn* (tell the model)
 and at which they would *stop* (halt the run, or block it until a human decides). A stop ends the replay.

@@ -1,4 +1,4 @@
-"""Check the pinned upstream helpers against loopkit, side by side (chapter 07).
+"""Check the pinned upstream helpers against loopkit, side by side (chapter 08).
 
 The probe downloads the two upstream files named in :mod:`loopkit.upstream` at the pinned commit, refuses any file
 whose sha256 differs from the pinned one, and then runs *only* the named top-level functions and the class from

@@ -1,4 +1,4 @@
-"""Provider adapters: turn a recorded agent transcript into the batches the detector sees (chapter 08).
+"""Provider adapters: turn a recorded agent transcript into the batches the detector sees (chapter 09).
 
 A *batch* is one assistant turn's tool calls, each a ``{"name", "args", "id"}`` dict whose ``args`` are left
 exactly as the provider sent them (a JSON string from OpenAI, a dict from Anthropic and LangChain); the detector

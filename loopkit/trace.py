@@ -1,4 +1,4 @@
-"""Replay a trace through the detector and get one table row per batch (chapters 05, 06 and 08).
+"""Replay a trace through the detector and get one table row per batch (chapters 05, 06 and 09).
 
 This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import trace``.
 

@@ -1,226 +1,57 @@
-"""Chapter 07 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments,
-and one prediction about DeerFlow's own sandbox-environment rule."""
+"""Chapter 07 exercises: how the detector changed after the pinned commit, and why."""
 
-import re
+from loopkit.middleware import thread_key
 
-from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
-                                validate_header_value)
-
-from . import Question, as_pair, equals, function_cases, letter_set
-
-
-def _letter(answer):
-    """Read one multiple-choice letter written as "c", "C", "c)", "(c)", "c." or "c) the option's text"."""
-    match = re.fullmatch(r"\s*\(?\s*([a-z])\s*(?:[).:]\s*.*|\s*)", answer.lower(), re.S)
-    return match.group(1) if match else answer
-
-
-def _names(answer):
-    if isinstance(answer, str):
-        raise TypeError("give a collection of names, such as {'PATH', 'HOME'}")
-    return {str(item).strip() for item in answer}
-
+from . import Question, equals, function_cases
 
 q1 = Question(
     "7.1",
-    "What does the probe's all-agree table prove?",
-    checker=equals(
-        {"a", "c"},
-        normalize=letter_set,
-        why="The probe runs the pinned helpers and the pinned BoundedDict; no hook, sandbox or provider is involved.",
-    ),
-    solution={"a", "c"},
-    solution_code='answer = {"a", "c"}',
-    hint="The probe extracts four definitions and calls them directly. Which statements need anything more?",
-    wrong=[{"a"}, {"a", "b", "c"}, {"a", "b", "c", "d", "e"}, "b"],
+    "What does the later model decide for [bash, bash, grep, bash] with tool_freq_warn=2, tool_freq_hard_limit=3?",
+    checker=equals(("stop", "bash", 3),
+                   why="The later model counts the whole batch: bash reaches 2 (a warning candidate), grep 1, then "
+                       "bash 3, its hard limit, and a hard stop wins. The pinned model would have warned at the "
+                       "second call and let all four run.",
+                   normalize=lambda a: tuple(a) if isinstance(a, (list, tuple)) else a),
+    solution=("stop", "bash", 3),
+    hint="Count every call of the batch in order. Does a warning candidate end the scan in the later model?",
+    wrong=[("warn", "bash", 2), ("stop", "bash", 4), ("warn", "grep", 1)],
 )
 
 q2 = Question(
     "7.2",
-    "Who can compute which tag?",
-    checker=equals(
-        (True, False),
-        normalize=as_pair,
-        why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
-    ),
-    solution=(True, False),
-    hint="Look at the arguments each function takes. Which one needs something a client does not have?",
-    wrong=[(True, True), (False, False), (False, True), [True, True]],
+    "Seven user turns, one identical call each, fresh run ids, one thread: how many turns does the pinned model stop?",
+    checker=equals(3, why="At the pinned commit the seven calls share the thread's hash window: the count reaches "
+                          "the hard limit 5 at turn 5 and stays at or above it, so turns 5, 6 and 7 are stopped. "
+                          "The later model keeps each run's own window and stops none."),
+    solution=3,
+    solution_code="answer = 3   # turns 5, 6 and 7: the thread's window holds 5, 6 and 7 copies",
+    hint="Whose window does each turn's call land in at the pinned commit? When does its count first reach 5?",
+    wrong=[1, 0, 2, 7],
 )
 
 
-def prepare(source, text):
-    if trust_channel(source) == "instructions":
-        return text
-    return frame_untrusted(source, text)
-
-
-def _frames_only_web_pages(source, text):
-    return frame_untrusted(source, text) if source == "web_page" else text
+def scope_key(version, thread_id, run_id):
+    if version == "pinned":
+        return thread_key(thread_id)
+    return (thread_key(thread_id), run_id)
 
 
 q3 = Question(
     "7.3",
-    "Write prepare(source, text): framework text as it is, everything else framed",
+    "Write scope_key(version, thread_id, run_id): the key the detector's state lives under",
     checker=function_cases(
-        [
-            (("framework", "Answer briefly."), "Answer briefly."),
-            (("web_page", "<b>hi</b>"), '<untrusted-data source="web_page">\n&lt;b&gt;hi&lt;/b&gt;\n</untrusted-data>'),
-            (("mcp_result", "ok"), '<untrusted-data source="mcp_result">\nok\n</untrusted-data>'),
-            (("subagent_report", "done"), '<untrusted-data source="subagent_report">\ndone\n</untrusted-data>'),
-        ],
-        why="Only the framework speaks in the system channel; every other source arrives framed, as data.",
-    ),
-    solution=prepare,
-    hint='trust_channel(source) says "instructions" or "data"; frame_untrusted(source, text) frames data.',
-    wrong=[lambda source, text: text, lambda source, text: frame_untrusted(source, text), _frames_only_web_pages],
-)
-
-q4 = Question(
-    "7.4",
-    "Which client keys does strip_server_owned remove?",
-    checker=equals(
-        {"User-ID", "sequence_number", "_billing_tier"},
-        normalize=_names,
-        why="A differently spelled user id is still the user id, and every _internal key is the server's.",
-    ),
-    solution={"User-ID", "sequence_number", "_billing_tier"},
-    solution_code='answer = {"User-ID", "sequence_number", "_billing_tier"}',
-    hint="Compare keys by their letters and digits only, ignoring case: user_id, User-ID and userId are one key. "
-    "Keys starting with _ are internal.",
-    wrong=[
-        {"User-ID"},
-        {"User-ID", "sequence_number"},
-        {"User-ID", "sequence_number", "_billing_tier", "run_trace_note"},
-        {"sequence_number", "_billing_tier"},
-    ],
-)
-
-q5 = Question(
-    "7.5",
-    "Which names survive scrub_env?",
-    checker=equals(
-        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
-        normalize=_names,
-        why="Secret words count only as whole words, and a documented allow-list keeps harmless session names.",
-    ),
-    solution={"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
-    solution_code='answer = {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"}',
-    hint="Split each name at the underscores. Is any piece a secret word, or does it end with one (like TOKEN in "
-    "GITHUBTOKEN)? Then check DEFAULT_ALLOW.",
-    wrong=[
-        {"PATH", "HOME"},
-        {"PATH", "HOME", "XDG_SESSION_TYPE"},
-        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME"},
-        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE", "SSH_AUTH_SOCK"},
-    ],
-)
-
-# Why each wrong letter is wrong; "d" is what DeerFlow's own sandbox path does, so it deserves its own answer.
-_Q6_WRONG = {
-    "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
-    "removed the static token anyway.",
-    "b": "An empty or blank value is refused by name; it is never injected.",
-    "d": "That is DeerFlow's sandbox path at 023cd27d: it logs the missing name and runs the command without it. "
-    "This workbook's model denies instead, as DeerFlow's MCP header path does.",
-}
-
-
-def _credential_verdict(answer):
-    letter = _letter(answer) if isinstance(answer, str) else None
-    if letter == "c":
-        return True, "Default deny: an empty declared credential is refused by name; no static token is used."
-    return False, _Q6_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
-
-
-q6 = Question(
-    "7.6",
-    "A declared credential arrives empty. What happens?",
-    checker=_credential_verdict,
-    solution="c",
-    hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
-    wrong=["a", "b", "d", "(a)", "cd"],
-)
-
-
-def is_safe(name, value):
-    try:
-        validate_header_value(name, value)
-    except HeaderValueError:
-        return False
-    return True
-
-
-q7 = Question(
-    "7.7",
-    "Write is_safe(name, value): True when validate_header_value accepts the pair",
-    checker=function_cases(
-        [
-            (("X-Run", "run-42"), True),
-            (("X-Run", "ok\r\nSet-Cookie: admin=1"), False),
-            (("X-Run", "a\x00b"), False),
-            (("X-Run", "tab\there"), False),
-            (("X Run", "fine"), False),
-            (("Authorization", "Bearer abc.def"), True),
-        ],
-        why="Catch the error and answer False; never print the rejected value while handling it.",
-    ),
-    solution=is_safe,
-    hint="Call validate_header_value inside try/except HeaderValueError.",
-    wrong=[
-        lambda name, value: "\n" not in value,
-        lambda name, value: "\r" not in value and "\n" not in value,
-        lambda name, value: value.isprintable(),
-    ],
-)
-
-q8 = Question(
-    "7.8",
-    "Which deployment does a 40-person workshop with one shared agent service need?",
-    checker=equals(
-        "shared",
-        normalize=lambda answer: answer.strip().lower().removesuffix(" deployment"),
-        why="Many people on one instance: identity, memory and credentials must all be server-owned and per user.",
-    ),
-    solution="shared",
-    hint="Run recommend_deployment with the workshop's answers, or try them in the advisor widget.",
-    wrong=["isolated", "local", "local evaluation"],
-)
-
-
-_Q9_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
-_Q9_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
-
-
-def _fragment_verdict(answer):
-    try:
-        given = {name.upper() for name in _names(answer)}
-    except TypeError as exc:
-        return False, str(exc)
-    if given == _Q9_SCRUBBED:
-        return True, ("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
-                      "TOKENIZERS count, while AUTH and PAT are not among them.")
-    if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
-        return False, ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's "
-                       f"fragments {', '.join(DEERFLOW_ENV_FRAGMENTS)}.")
-    if given < _Q9_SCRUBBED:
-        return False, ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at "
-                       "the names where KEY or TOKEN sits inside a longer word.")
-    return False, f"Your answer {sorted(given)} is not the set DeerFlow's rule removes."
-
-
-q9 = Question(
-    "7.9",
-    "Which names does DeerFlow's sandbox rule scrub?",
-    checker=_fragment_verdict,
-    solution=_Q9_SCRUBBED,
-    solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
-    hint="Upper-case each name and look for KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL anywhere inside it.",
-    wrong=[
-        {"DB_PASSWORD"},
-        {"KEYBOARD_LAYOUT", "DB_PASSWORD"},
-        {"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"},
-        {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"},
-        set(_Q9_NAMES),
-    ],
+        [(("pinned", "t1", "r1"), "t1"),
+         (("pinned", None, "r1"), "default"),
+         (("pinned", "", "r9"), "default"),
+         (("pinned", 7, "r1"), "7"),
+         (("run-scoped", "t1", "r1"), ("t1", "r1")),
+         (("run-scoped", "t1", None), ("t1", None)),
+         (("run-scoped", None, "r2"), ("default", "r2"))],
+        why="At the pinned commit the state belongs to the thread (a missing or empty id is 'default'); after "
+            "PR #5344 it belongs to the (thread, run) pair, and a run id of None is a key of its own."),
+    solution=scope_key,
+    hint="loopkit.middleware.thread_key turns a thread id into the thread's key. Which version adds the run id?",
+    wrong=[lambda version, thread_id, run_id: (thread_id, run_id),
+           lambda version, thread_id, run_id: thread_id if version == "pinned" else (thread_id, run_id),
+           lambda version, thread_id, run_id: thread_key(thread_id)],
 )

@@ -1,112 +1,226 @@
-"""Chapter 08 exercises: replaying your own trace, the peer detectors, and the evade-the-detector challenge."""
+"""Chapter 08 exercises: evidence levels, trust channels, server-owned identity, credentials, headers, deployments,
+and one prediction about DeerFlow's own sandbox-environment rule."""
 
-import inspect
+import re
 
-from loopkit.challenge import score
+from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
+                                validate_header_value)
 
-from . import Question, equals, function_cases
+from . import Question, as_pair, equals, function_cases, letter_set
+
+
+def _letter(answer):
+    """Read one multiple-choice letter written as "c", "C", "c)", "(c)", "c." or "c) the option's text"."""
+    match = re.fullmatch(r"\s*\(?\s*([a-z])\s*(?:[).:]\s*.*|\s*)", answer.lower(), re.S)
+    return match.group(1) if match else answer
+
+
+def _names(answer):
+    if isinstance(answer, str):
+        raise TypeError("give a collection of names, such as {'PATH', 'HOME'}")
+    return {str(item).strip() for item in answer}
+
 
 q1 = Question(
     "8.1",
-    "Tighter thresholds on the looping session",
-    checker=equals(9, why="With --warn 2 --hard 4 the re-read of src/calendar/dates.py (bucket 0-0 at steps 2, 5, "
-                          "6 and 9) reaches the hard limit at step 9, two steps earlier than the defaults."),
-    solution=9,
-    solution_code='answer = 9   # main(["replay", "data/coding_loop.openai_chat.jsonl", "--warn", "2", "--hard", "4"])',
-    hint='Run main(["replay", LOOP, "--warn", "2", "--hard", "4"]) and read the step of the "stop" row.',
-    wrong=[11, 10, 6, 4],
+    "What does the probe's all-agree table prove?",
+    checker=equals(
+        {"a", "c"},
+        normalize=letter_set,
+        why="The probe runs the pinned helpers and the pinned BoundedDict; no hook, sandbox or provider is involved.",
+    ),
+    solution={"a", "c"},
+    solution_code='answer = {"a", "c"}',
+    hint="The probe extracts four definitions and calls them directly. Which statements need anything more?",
+    wrong=[{"a"}, {"a", "b", "c"}, {"a", "b", "c", "d", "e"}, "b"],
 )
 
 q2 = Question(
     "8.2",
-    "How many peer models notice the looping session?",
-    checker=equals(0, why="None of the five: the session never repeats a call back to back, its reads differ in "
-                          "their exact lines, and it has no short cycle. Only DeerFlow's read buckets and its "
-                          "20-batch window see the repetition."),
-    solution=0,
-    solution_code="answer = 0   # [p.run(loop.batches).outcome for p in peers.PEERS] is all 'none'",
-    hint="Run each model in peers.PEERS on the looping session's batches and count the outcomes that are not 'none'.",
-    wrong=[5, 1, 2, 3],
+    "Who can compute which tag?",
+    checker=equals(
+        (True, False),
+        normalize=as_pair,
+        why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
+    ),
+    solution=(True, False),
+    hint="Look at the arguments each function takes. Which one needs something a client does not have?",
+    wrong=[(True, True), (False, False), (False, True), [True, True]],
 )
 
 
-def to_batches(messages):
-    batches = []
-    for message in messages:
-        if message.get("speaker") == "agent" and message.get("actions"):
-            batches.append([{"name": a["tool"], "args": a.get("input", {}), "id": None}
-                            for a in message["actions"]])
-    return batches
+def prepare(source, text):
+    if trust_channel(source) == "instructions":
+        return text
+    return frame_untrusted(source, text)
 
 
-_AGENT_LS = {"speaker": "agent", "actions": [{"tool": "ls", "input": {"path": "."}}]}
-_USER = {"speaker": "user", "text": "tidy up"}
-_PARALLEL = {"speaker": "agent", "actions": [{"tool": "read_file", "input": {"path": "a.py"}},
-                                             {"tool": "bash", "input": {"command": "pytest"}}]}
-_TALK = {"speaker": "agent", "text": "Done.", "actions": []}
+def _frames_only_web_pages(source, text):
+    return frame_untrusted(source, text) if source == "web_page" else text
+
 
 q3 = Question(
     "8.3",
-    "Write an adapter for a made-up exporter",
+    "Write prepare(source, text): framework text as it is, everything else framed",
     checker=function_cases(
         [
-            (([_USER, _AGENT_LS],), [[{"name": "ls", "args": {"path": "."}, "id": None}]]),
-            (([_PARALLEL, _TALK],), [[{"name": "read_file", "args": {"path": "a.py"}, "id": None},
-                                      {"name": "bash", "args": {"command": "pytest"}, "id": None}]]),
-            (([_USER, _TALK],), []),
-            (([{"speaker": "agent", "actions": [{"tool": "ls"}]}],), [[{"name": "ls", "args": {}, "id": None}]]),
+            (("framework", "Answer briefly."), "Answer briefly."),
+            (("web_page", "<b>hi</b>"), '<untrusted-data source="web_page">\n&lt;b&gt;hi&lt;/b&gt;\n</untrusted-data>'),
+            (("mcp_result", "ok"), '<untrusted-data source="mcp_result">\nok\n</untrusted-data>'),
+            (("subagent_report", "done"), '<untrusted-data source="subagent_report">\ndone\n</untrusted-data>'),
         ],
-        why="One batch per agent turn that acts, the calls in the order given, and no empty batches: that is all an "
-            "adapter owes the detector.",
+        why="Only the framework speaks in the system channel; every other source arrives framed, as data.",
     ),
-    solution=to_batches,
-    hint="Loop over the messages; for an agent message with actions, append one list: a dict per action with "
-         "name=action['tool'], args=action.get('input', {}) and id=None.",
-    wrong=[
-        lambda messages: [[{"name": a["tool"], "args": a.get("input", {}), "id": None}]
-                          for m in messages for a in m.get("actions", [])],  # one batch per call: parallel split
-        lambda messages: [[{"name": a["tool"], "args": a.get("input", {}), "id": None} for a in m.get("actions", [])]
-                          for m in messages if m.get("speaker") == "agent"],  # keeps the empty batch of "Done."
-        lambda messages: [],
-    ],
+    solution=prepare,
+    hint='trust_channel(source) says "instructions" or "data"; frame_untrusted(source, text) frames data.',
+    wrong=[lambda source, text: text, lambda source, text: frame_untrusted(source, text), _frames_only_web_pages],
 )
-
-
-def _evades(answer):
-    result = score(answer)
-    return result.evaded, str(result)
-
-
-def evasive_trace():
-    cycle = [  # ten different actions: each comes back only every ten steps
-        {"name": "read_file", "args": {"path": "src/a.py", "start_line": 1, "end_line": 100}},
-        {"name": "bash", "args": {"command": "pytest -x"}},
-        {"name": "grep", "args": {"pattern": "TODO", "path": "src"}},
-        {"name": "read_file", "args": {"path": "src/b.py"}},
-        {"name": "bash", "args": {"command": "make lint"}},
-        {"name": "ls", "args": {"path": "src"}},
-        {"name": "read_file", "args": {"path": "src/a.py", "start_line": 201, "end_line": 300}},
-        {"name": "web_search", "args": {"query": "iso week python"}},
-        {"name": "glob", "args": {"pattern": "**/*.py"}},
-        {"name": "bash", "args": {"command": "git status"}},
-    ]
-    # 30 steps, 20 wasted; a 20-batch window holds each action at most twice, and read_file has 9 of 30 calls.
-    # Another way in: vary what the fingerprint keys but the work does not ("pytest  -x", "./src/a.py").
-    return [[call] for call in cycle * 3]
-
-
-_REPEAT = [[{"name": "bash", "args": {"command": "pytest -x"}}]] * 12
-_PROGRESS = [[{"name": "read_file", "args": {"path": f"src/m{i}.py"}}] for i in range(12)]
-_SHORT_CYCLE = [[{"name": "bash", "args": {"command": c}}] for c in ("pytest", "make", "git diff") * 5]
 
 q4 = Question(
     "8.4",
-    "Evade the detector: a trace that truly loops but never trips DeerFlow",
-    checker=_evades,
-    solution=evasive_trace(),
-    solution_code=inspect.getsource(evasive_trace) + "\n\nanswer = evasive_trace()",
-    hint="DeerFlow warns when one fingerprint comes 3 times within 20 batches, or one tool 30 times within 50 "
-         "calls. How far apart must the repeats of an action be? And the checker normalizes paths, spacing and "
-         "quoting, while the fingerprint does not.",
-    wrong=[_REPEAT, _PROGRESS, _SHORT_CYCLE],
+    "Which client keys does strip_server_owned remove?",
+    checker=equals(
+        {"User-ID", "sequence_number", "_billing_tier"},
+        normalize=_names,
+        why="A differently spelled user id is still the user id, and every _internal key is the server's.",
+    ),
+    solution={"User-ID", "sequence_number", "_billing_tier"},
+    solution_code='answer = {"User-ID", "sequence_number", "_billing_tier"}',
+    hint="Compare keys by their letters and digits only, ignoring case: user_id, User-ID and userId are one key. "
+    "Keys starting with _ are internal.",
+    wrong=[
+        {"User-ID"},
+        {"User-ID", "sequence_number"},
+        {"User-ID", "sequence_number", "_billing_tier", "run_trace_note"},
+        {"sequence_number", "_billing_tier"},
+    ],
+)
+
+q5 = Question(
+    "8.5",
+    "Which names survive scrub_env?",
+    checker=equals(
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
+        normalize=_names,
+        why="Secret words count only as whole words, and a documented allow-list keeps harmless session names.",
+    ),
+    solution={"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
+    solution_code='answer = {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"}',
+    hint="Split each name at the underscores. Is any piece a secret word, or does it end with one (like TOKEN in "
+    "GITHUBTOKEN)? Then check DEFAULT_ALLOW.",
+    wrong=[
+        {"PATH", "HOME"},
+        {"PATH", "HOME", "XDG_SESSION_TYPE"},
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME"},
+        {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE", "SSH_AUTH_SOCK"},
+    ],
+)
+
+# Why each wrong letter is wrong; "d" is what DeerFlow's own sandbox path does, so it deserves its own answer.
+_Q6_WRONG = {
+    "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
+    "removed the static token anyway.",
+    "b": "An empty or blank value is refused by name; it is never injected.",
+    "d": "That is DeerFlow's sandbox path at 023cd27d: it logs the missing name and runs the command without it. "
+    "This workbook's model denies instead, as DeerFlow's MCP header path does.",
+}
+
+
+def _credential_verdict(answer):
+    letter = _letter(answer) if isinstance(answer, str) else None
+    if letter == "c":
+        return True, "Default deny: an empty declared credential is refused by name; no static token is used."
+    return False, _Q6_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
+
+
+q6 = Question(
+    "8.6",
+    "A declared credential arrives empty. What happens?",
+    checker=_credential_verdict,
+    solution="c",
+    hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
+    wrong=["a", "b", "d", "(a)", "cd"],
+)
+
+
+def is_safe(name, value):
+    try:
+        validate_header_value(name, value)
+    except HeaderValueError:
+        return False
+    return True
+
+
+q7 = Question(
+    "8.7",
+    "Write is_safe(name, value): True when validate_header_value accepts the pair",
+    checker=function_cases(
+        [
+            (("X-Run", "run-42"), True),
+            (("X-Run", "ok\r\nSet-Cookie: admin=1"), False),
+            (("X-Run", "a\x00b"), False),
+            (("X-Run", "tab\there"), False),
+            (("X Run", "fine"), False),
+            (("Authorization", "Bearer abc.def"), True),
+        ],
+        why="Catch the error and answer False; never print the rejected value while handling it.",
+    ),
+    solution=is_safe,
+    hint="Call validate_header_value inside try/except HeaderValueError.",
+    wrong=[
+        lambda name, value: "\n" not in value,
+        lambda name, value: "\r" not in value and "\n" not in value,
+        lambda name, value: value.isprintable(),
+    ],
+)
+
+q8 = Question(
+    "8.8",
+    "Which deployment does a 40-person workshop with one shared agent service need?",
+    checker=equals(
+        "shared",
+        normalize=lambda answer: answer.strip().lower().removesuffix(" deployment"),
+        why="Many people on one instance: identity, memory and credentials must all be server-owned and per user.",
+    ),
+    solution="shared",
+    hint="Run recommend_deployment with the workshop's answers, or try them in the advisor widget.",
+    wrong=["isolated", "local", "local evaluation"],
+)
+
+
+_Q9_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
+_Q9_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
+
+
+def _fragment_verdict(answer):
+    try:
+        given = {name.upper() for name in _names(answer)}
+    except TypeError as exc:
+        return False, str(exc)
+    if given == _Q9_SCRUBBED:
+        return True, ("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
+                      "TOKENIZERS count, while AUTH and PAT are not among them.")
+    if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
+        return False, ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's "
+                       f"fragments {', '.join(DEERFLOW_ENV_FRAGMENTS)}.")
+    if given < _Q9_SCRUBBED:
+        return False, ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at "
+                       "the names where KEY or TOKEN sits inside a longer word.")
+    return False, f"Your answer {sorted(given)} is not the set DeerFlow's rule removes."
+
+
+q9 = Question(
+    "8.9",
+    "Which names does DeerFlow's sandbox rule scrub?",
+    checker=_fragment_verdict,
+    solution=_Q9_SCRUBBED,
+    solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
+    hint="Upper-case each name and look for KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL anywhere inside it.",
+    wrong=[
+        {"DB_PASSWORD"},
+        {"KEYBOARD_LAYOUT", "DB_PASSWORD"},
+        {"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"},
+        {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"},
+        set(_Q9_NAMES),
+    ],
 )

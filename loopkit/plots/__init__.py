@@ -12,7 +12,7 @@ from .._lazy import lazy_exports
 #: public name -> submodule that defines it
 _EXPORTS = {
     "timeline": "timelines",  # chapter 05
-    "heatmap": "heatmaps",  # chapter 08
+    "heatmap": "heatmaps",  # chapter 09
 }
 
 __all__ = sorted(_EXPORTS)
