@@ -162,8 +162,9 @@ def compare(cases=CASES) -> list[dict]:
     The Python column is :func:`loopkit.stable_key` for ``read_file``, which is :func:`loopkit.read_bucket`
     called as upstream's ``_stable_tool_key`` calls its bucket code.
 
-    >>> compare(CASES[:1])
-    [{'case': 'integers 1-199', 'start': '1', 'end': '199', 'JavaScript': 'a.py:0-0', 'Python': 'a.py:0-0', 'agree': True}]
+    >>> row = compare(CASES[:1])[0]
+    >>> row["case"], row["start"], row["end"], row["JavaScript"], row["Python"], row["agree"]
+    ('integers 1-199', '1', '199', 'a.py:0-0', 'a.py:0-0', True)
     """
     rows = []
     for case in cases:
