@@ -1,10 +1,11 @@
 """How much a fingerprint can tell apart: birthday-bound numbers and a prefix-collision search (chapter 03).
 
 A fingerprint keeps 12 hex characters of an MD5 digest, which is 48 bits. Among ``n`` different batches the chance
-that two share a fingerprint is about ``1 - exp(-n(n-1) / 2**49)`` (the birthday bound), so a collision becomes
-likely near ``2**24`` (about 16.8 million) batches. A shorter prefix collides much sooner, and anyone can find such
-a collision by plain enumeration: the fingerprint is a label for counting repeats, not a secret and not a proof of
-which batch ran.
+that *some two* share a fingerprint is about ``1 - exp(-n(n-1) / 2**49)`` (the birthday bound), so a collision
+becomes likely near ``2**24`` (about 16.8 million) batches. Matching *one given* fingerprint is another question:
+each try hits with chance ``2**-48``, so it takes about ``2**48`` (281 trillion) tries. A shorter prefix collides
+much sooner, and anyone can find such a collision by plain enumeration: the fingerprint is a label for counting
+repeats, not a secret and not a proof of which batch ran.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ __all__ = [
     "birthday_rows",
     "calls_for_probability",
     "collision_probability",
+    "expected_match_tries",
     "expected_tries",
     "find_prefix_collision",
+    "match_tries_for_probability",
     "numbered_batches",
     "prefix_bits",
 ]
@@ -41,6 +44,12 @@ def _check_bits(bits: Any) -> int:
     if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1:
         raise ValueError(f"bits must be a positive int, got {bits!r}")
     return bits
+
+
+def _check_probability(p: Any) -> float:
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+        raise ValueError(f"p must be a probability strictly between 0 and 1, got {p!r}")
+    return p
 
 
 def prefix_bits(hex_chars: int) -> int:
@@ -76,9 +85,7 @@ def calls_for_probability(p: float, bits: int) -> float:
     >>> round(calls_for_probability(0.5, 48) / 2**24, 4)
     1.1774
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
-        raise ValueError(f"p must be a probability strictly between 0 and 1, got {p!r}")
-    return math.sqrt(2 * 2 ** _check_bits(bits) * math.log(1 / (1 - p)))
+    return math.sqrt(2 * 2 ** _check_bits(bits) * math.log(1 / (1 - _check_probability(p))))
 
 
 def expected_tries(bits: int) -> float:
@@ -88,6 +95,28 @@ def expected_tries(bits: int) -> float:
     5134
     """
     return math.sqrt(math.pi / 2 * 2 ** _check_bits(bits))
+
+
+def expected_match_tries(bits: int) -> float:
+    """The mean number of random labels drawn until one equals a *given* ``bits``-bit label: ``2**bits``.
+
+    Each try hits with chance ``2**-bits``, so the wait is geometric. Compare :func:`expected_tries`, the wait
+    until *some two* labels agree, which is only about the square root of this.
+
+    >>> expected_match_tries(48) == 2**48
+    True
+    """
+    return float(2 ** _check_bits(bits))
+
+
+def match_tries_for_probability(p: float, bits: int) -> float:
+    """How many random tries give a chance ``p`` of matching a *given* ``bits``-bit label:
+    ``ln(1 - p) / ln(1 - 2**-bits)``, about ``0.69 * 2**bits`` for ``p = 0.5``.
+
+    >>> round(match_tries_for_probability(0.5, 48) / 2**48, 4)
+    0.6931
+    """
+    return math.log1p(-_check_probability(p)) / math.log1p(-(2.0 ** -_check_bits(bits)))
 
 
 def birthday_rows(hex_chars: Iterable[int] = (4, 6, 8, 12), *, batches: int = 1_000) -> list[dict]:

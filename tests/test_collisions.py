@@ -11,8 +11,10 @@ from loopkit.collisions import (
     birthday_rows,
     calls_for_probability,
     collision_probability,
+    expected_match_tries,
     expected_tries,
     find_prefix_collision,
+    match_tries_for_probability,
     numbered_batches,
     prefix_bits,
 )
@@ -123,3 +125,28 @@ def test_search_gives_up_after_max_tries_or_when_the_batches_run_out():
 
 def test_expected_tries_matches_the_formula():
     assert expected_tries(16) == pytest.approx(math.sqrt(math.pi / 2) * 256)
+
+
+def test_matching_a_given_fingerprint_takes_about_two_to_the_bits_tries():
+    # one given label among 2**48: each try hits with chance 2**-48, so the mean wait is 2**48 tries
+    assert expected_match_tries(48) == 2**48 == 281_474_976_710_656
+    assert expected_match_tries(4) == 16
+    # 50 %: n = ln 2 / -ln(1 - 2**-48) = 0.693147... * 2**48 = 195,103,586,505,167 (to within a few tries)
+    assert match_tries_for_probability(0.5, 48) == pytest.approx(195_103_586_505_167, abs=10)
+    # 4 bits, 50 %: ln 2 / -ln(15/16) = 10.74
+    assert match_tries_for_probability(0.5, 4) == pytest.approx(10.740, abs=1e-3)
+    # far more work than finding *some* pair: 2**48 / (sqrt(pi / 2) * 2**24) = 2**24 / 1.25331 = 13,386,281.6
+    assert expected_match_tries(48) / expected_tries(48) == pytest.approx(13_386_281.6, abs=1)
+
+
+@pytest.mark.parametrize(
+    "call, args, message",
+    [
+        (expected_match_tries, (0,), "bits must be a positive int"),
+        (match_tries_for_probability, (1.0, 48), "p must be a probability strictly between 0 and 1"),
+        (match_tries_for_probability, (0.5, True), "bits must be a positive int"),
+    ],
+)
+def test_match_numbers_refuse_bad_arguments(call, args, message):
+    with pytest.raises(ValueError, match=message):
+        call(*args)

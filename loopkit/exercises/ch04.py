@@ -99,10 +99,10 @@ q3 = Question(
 
 q4 = Question(
     "4.4",
-    "Per-run histories: an active run must keep its state while many short runs arrive. FIFO or LRU?",
-    checker=equals("LRU", why="Every turn of the active run touches its history, so LRU keeps it; FIFO would "
-                   "evict it as soon as enough newer runs were inserted.", normalize=lambda a: a.strip().upper()),
+    "Per-thread histories: an active thread must keep its state while many short threads arrive. FIFO or LRU?",
+    checker=equals("LRU", why="Every turn of the active thread touches its history, so LRU keeps it; FIFO would "
+                   "evict it as soon as enough newer threads were inserted.", normalize=lambda a: a.strip().upper()),
     solution="LRU",
-    hint="Which policy notices that the active run was used a moment ago?",
+    hint="Which policy notices that the active thread was used a moment ago?",
     wrong=["FIFO", "fifo"],
 )
