@@ -12,9 +12,13 @@ with some loops. Each is timed as
 Each pass times the workload in slices of 2,000 batches; a slice's time is its best over N passes, and a rate is
 calls divided by the sum of those best slice times. On a shared machine that filters out the moments when the
 process was interrupted. The speedup over the reference, measured in the same process with the passes
-interleaved, is the robust number. The issue's goals: fingerprint >= 1.3x and observe >= 1.4x the reference (about 255k and 205k calls/s on
-the machine class where the reference runs at 195k and 147k). Digests must be bit-identical; the script checks
-that on every batch.
+interleaved, is the robust number. Digests must be bit-identical; the script checks that on every batch.
+
+Goals: fingerprint >= 1.3x the reference (issue 3). The ``after_model`` rows are informational: since issue 9
+the detector and middleware are written for reading, without speed tricks, and their floor is the one in
+``bench_middleware.py`` (at least 0.7x upstream's own ``after_model``). Issue 3 had asked for 1.4x here; the
+readable middleware, with its lock and its LRU of threads, measures about 1.4x, so this script reports it and
+no longer gates on it.
 """
 
 from __future__ import annotations
@@ -34,8 +38,7 @@ from workload import batches  # noqa: E402
 # The modules (loopkit.fingerprint is also the name of the function, so fetch the modules by name).
 KEYS, FINGERPRINT = sys.modules["loopkit.keys"], sys.modules["loopkit.fingerprint"]
 
-GOALS = {"fingerprint": 1.3, "observe": 1.4}
-REFERENCE_RATES = {"fingerprint": 195_000, "observe": 147_000}  # single-call calls/s, from the issue
+GOALS = {"fingerprint": 1.3}
 
 
 def _dumps(value):
@@ -115,20 +118,21 @@ def main(argv=None) -> int:
         with reference_serialization():
             expected = [fingerprint(b) for b in work]
         assert [fingerprint(b) for b in work] == expected, "digests differ from the reference serialization"
-        for what, fn in (("fingerprint", _time_fingerprint), ("observe", _time_observe)):
+        for what, fn in (("fingerprint", _time_fingerprint), ("after_model", _time_observe)):
             if args.no_reference:
                 new = _best([fn(work) for _ in range(args.repeat)])
                 print(f"{f'{n:,} x {size}-call':<22}{what:<13}{'-':>14}{calls / new:>10,.0f}/s")
                 continue
             ref, new = best_pair(fn, work, args.repeat)
             speedup = ref / new
-            ok = speedup >= GOALS[what]
+            goal = GOALS.get(what)
+            ok = goal is None or speedup >= goal
             failed |= not ok
+            verdict = f">= {goal}x {'ok' if ok else 'MISSED'}" if goal else "(informational)"
             print(f"{f'{n:,} x {size}-call':<22}{what:<13}{calls / ref:>10,.0f}/s {calls / new:>10,.0f}/s"
-                  f"{speedup:>8.2f}x  >= {GOALS[what]}x {'ok' if ok else 'MISSED'}")
+                  f"{speedup:>8.2f}x  {verdict}")
     print("digests: bit-identical to the reference serialization on every batch")
-    print("absolute goals on the issue's machine class: fingerprint >= 255,000/s, observe >= 205,000/s "
-          "(reference there: 195,000/s and 147,000/s)")
+    print("absolute goal on issue 3's machine class: fingerprint >= 255,000/s (reference there: 195,000/s)")
     return 1 if failed else 0
 
 
