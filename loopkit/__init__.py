@@ -40,7 +40,9 @@ from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .lifecycle import AgentLoop, check_pairing, format_messages
 from .normalize import canonical_json, normalize_args
+from .adapters import iter_runs
 from .providers import TraceError, iter_trace, load_trace
+from .tool_maps import ToolMap
 from .upstream import COMMIT as UPSTREAM_COMMIT
 
 __version__ = "0.1.0"
@@ -59,6 +61,7 @@ __all__ = [
     "LoopDetector",
     "PrefixCollision",
     "SALIENT_FIELDS",
+    "ToolMap",
     "TraceError",
     "UPSTREAM_COMMIT",
     "birthday_rows",
@@ -71,6 +74,7 @@ __all__ = [
     "find_prefix_collision",
     "fingerprint",
     "format_messages",
+    "iter_runs",
     "iter_trace",
     "load_trace",
     "normalize_args",

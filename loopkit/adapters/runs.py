@@ -130,9 +130,11 @@ class Run:
         where = f"{self.path} ({self.label})" if self.label else self.path
         if batcher.requested == "auto":
             tried = ", ".join(fmt.name for fmt in AUTO)
+            never = ", ".join(name for name in FORMATS if name not in {fmt.name for fmt in AUTO})
             raise TraceError(f"{where}: no record was read as a message of any format: {batcher.records} records "
-                             f"({what}); tried {tried}. If the file is in one of the formats, pick it with "
-                             f"--format NAME (format=NAME) to see what does not fit; other formats are not supported")
+                             f"({what}); tried {tried} ({never} is only read when named). If the file is in one "
+                             f"of these formats, pick it with --format NAME (format=NAME) to see what does not fit; "
+                             f"other formats are not supported")
         others = ", ".join(name for name in FORMATS if name != batcher.requested)
         raise TraceError(f"{where}: no record was read as a {batcher.requested} message: {batcher.records} records "
                          f"({what}); pick another format with --format NAME (one of {others}) or --format auto")
@@ -157,9 +159,11 @@ class Run:
         batcher = self._batcher
         parts = []
         if batcher.skipped:
-            parts.append(f"skipped {sum(batcher.skipped.values())} other records ({batcher.skipped_text()})")
+            n = sum(batcher.skipped.values())
+            parts.append(f"skipped {n} other record{'s' * (n != 1)} ({batcher.skipped_text()})")
         if batcher.unread_total:
-            parts.append(f"{batcher.unread_total} records of no format ({batcher.shapes()})")
+            n = batcher.unread_total
+            parts.append(f"{n} record{'s' * (n != 1)} of no format ({batcher.shapes()})")
         return "".join(f"; {part}" for part in parts)
 
 
@@ -283,7 +287,7 @@ def _input_runs(source: Input, requested: str, first_index: int) -> Iterator[Run
     if not jsonl:
         document = decode_document(b"".join(head) + source.handle.read(), source.name)
         plans = _document_plans(document, source.name)
-        several = len(plans) > 1
+        several = len(plans) > 1 or source.member
         for k, plan in enumerate(plans):
             label = _label(plan.meta, first_index + k) if several else ""
             yield Run(source.name, plan, requested, index=first_index + k, label=label)
@@ -319,8 +323,9 @@ def _chain_first(first: tuple, rest: Iterator) -> Iterator:
 def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Run]:
     """The runs in ``source`` (a path, ``"-"`` or an open binary file), one at a time, in file order.
 
-    Read each run's batches before asking for the next run: a streamed source is read as it goes. Compressed input
-    (gzip, zip, Inspect AI ``.eval``) is decompressed as it is read, at most ``max_bytes`` per member.
+    Read each run's batches before asking for the next run: a streamed source is read as it goes (each run keeps
+    its source open until it is read). Compressed input (gzip, zip, Inspect AI ``.eval``) is decompressed as it is
+    read, at most ``max_bytes`` per member.
 
     >>> import json, pathlib, tempfile
     >>> lines = [{"instance_id": "a", "history": []}, {"instance_id": "b", "history": []}]
@@ -330,12 +335,31 @@ def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTE
     ...     [(run.index, run.label, run.meta) for run in iter_runs(path)]
     [(1, 'instance_id=a', {'instance_id': 'a'}), (2, 'instance_id=b', {'instance_id': 'b'})]
     """
-    requested = _check_format(format)
-    index = 1
-    for member in open_inputs(source, max_bytes):
-        for run in _input_runs(member, requested, index):
-            yield run
-            index = run.index + 1
+    return _Runs(source, _check_format(format), max_bytes)
+
+
+class _Runs:
+    """The iterator :func:`iter_runs` returns; every run it hands out holds it, so the source stays open while
+    that run is read even if the caller dropped the iterator."""
+
+    def __init__(self, source: Any, requested: str, max_bytes: int) -> None:
+        self._runs = self._generate(source, requested, max_bytes)
+
+    @staticmethod
+    def _generate(source: Any, requested: str, max_bytes: int) -> Iterator[Run]:
+        index = 1
+        for member in open_inputs(source, max_bytes):
+            for run in _input_runs(member, requested, index):
+                yield run
+                index = run.index + 1
+
+    def __iter__(self) -> "_Runs":
+        return self
+
+    def __next__(self) -> Run:
+        run = next(self._runs)
+        run._owner = self
+        return run
 
 
 class TraceStream:

@@ -44,6 +44,7 @@ class Input:
 
     name: str
     handle: BinaryIO
+    member: bool = False  # one member of an archive, which may hold others
 
     @property
     def jsonl_by_name(self) -> bool:
@@ -116,7 +117,7 @@ def _zip_members(archive: zipfile.ZipFile, name: str, max_bytes: int) -> Iterato
         except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as exc:
             raise TraceError(f"{member}: cannot open the member ({exc})") from None
         with inner:
-            yield Input(member, _buffered(_Limited(inner, max_bytes, member)))
+            yield Input(member, _buffered(_Limited(inner, max_bytes, member)), member=True)
 
 
 def _unpacked(name: str, handle: Any, max_bytes: int, seekable: bool) -> Iterator[Input]:
