@@ -10,7 +10,9 @@ DeerFlow's tool arguments (bytedance/deer-flow ``backend/packages/harness/deerfl
 version at commit 026cc1a6, not the pinned f1f4af99, whose copy of this file we could not open):
 ``read_file(path, start_line, end_line)`` (1-indexed, inclusive), ``write_file(path, content, append)``,
 ``str_replace(path, old_str, new_str, replace_all)``, ``bash(command)``, ``ls(path)``, ``glob(pattern, path)``,
-``grep(pattern, path, glob)``, each with an optional ``description``.
+``grep(pattern, path, glob)``, each with an optional ``description``; and the community tools ``web_search(query)``
+and ``web_fetch(url)`` (a ``web_fetch {url}`` call is in DeerFlow's demo thread
+``frontend/public/demo/threads/d3e5adaf-084c-4dd5-9d29-94f1d6bccd98/thread.json`` at commit 874d7990).
 
 The presets, from each agent's own tool schemas:
 
@@ -66,7 +68,7 @@ from typing import Any
 __all__ = ["DEERFLOW_TOOLS", "PRESETS", "Rule", "ToolMap", "parse_rule", "MapError"]
 
 #: DeerFlow's own sandbox tools: a call already named one of these needs no map.
-DEERFLOW_TOOLS = ("read_file", "write_file", "str_replace", "bash", "ls", "glob", "grep")
+DEERFLOW_TOOLS = ("read_file", "write_file", "str_replace", "bash", "ls", "glob", "grep", "web_search", "web_fetch")
 
 #: A translation of one call's arguments (always a dict) into ``(new tool name, new arguments)``, or ``None``
 #: when it does not apply to these arguments.
