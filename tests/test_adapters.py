@@ -377,3 +377,13 @@ def test_one_run_per_line_files_are_read_in_steady_memory(tmp_path):
     assert (small_calls, big_calls) == (400, 40_000)
     # holding every run would add hundreds of MB; one line at a time adds next to nothing
     assert big_kb - small_kb < 24 * 1024, f"peak RSS grew from {small_kb} KB to {big_kb} KB"
+
+
+def test_records_the_chosen_format_does_not_read_are_counted_in_the_summary(tmp_path):
+    # an older Codex rollout: a header line, then bare Responses items (no envelope)
+    lines = [{"id": "s1", "timestamp": "t", "instructions": None},
+             {"type": "function_call", "call_id": "c", "name": "shell", "arguments": "{}"}]
+    trace = load_trace(write(tmp_path, "rollout.jsonl", lines))
+    assert trace.describe().endswith("openai-responses (auto-detected) in JSON Lines; 1 messages, 1 batches, "
+                                     "1 tool calls; 1 record not read as openai-responses (1 with keys 'id', "
+                                     "'timestamp', 'instructions')")

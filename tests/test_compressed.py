@@ -89,6 +89,15 @@ def test_an_archive_without_transcripts_and_a_zip_on_a_pipe_are_refused(tmp_path
         list(iter_runs(io.BufferedReader(Pipe(archive.read_bytes()))))
 
 
+def test_an_inspect_log_without_samples_says_so(tmp_path):
+    archive = tmp_path / "cancelled.eval"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": {}}))
+        z.writestr("header.json", json.dumps({"version": 2, "status": "cancelled"}))
+    with pytest.raises(TraceError, match=rf"^{archive}: an Inspect AI log without samples/ members"):
+        list(iter_runs(archive))
+
+
 def test_a_corrupt_gzip_is_a_trace_error_not_a_traceback(tmp_path):
     data = gzip.compress(CHAT.read_bytes())
     broken = tmp_path / "t.jsonl.gz"

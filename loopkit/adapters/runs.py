@@ -163,7 +163,8 @@ class Run:
             parts.append(f"skipped {n} other record{'s' * (n != 1)} ({batcher.skipped_text()})")
         if batcher.unread_total:
             n = batcher.unread_total
-            parts.append(f"{n} record{'s' * (n != 1)} of no format ({batcher.shapes()})")
+            read_as = f"read as {self.format}" if self.format else "of a known format"
+            parts.append(f"{n} record{'s' * (n != 1)} not {read_as} ({batcher.shapes()})")
         return "".join(f"; {part}" for part in parts)
 
 

@@ -35,6 +35,8 @@ DEFAULT_MAX_BYTES = 1 << 30
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK"
+#: Members only an Inspect AI ``.eval`` archive holds (UKGovernmentBEIS/inspect_ai, log/_recorders/eval.py).
+_INSPECT_HEADERS = ("header.json", "start.json", "_journal/start.json")
 
 
 @dataclass
@@ -103,6 +105,9 @@ def _zip_members(archive: zipfile.ZipFile, name: str, max_bytes: int) -> Iterato
     ``.jsonl`` or ``.ndjson`` member."""
     infos = [info for info in archive.infolist() if not info.is_dir()]
     samples = [info for info in infos if info.filename.startswith("samples/") and info.filename.endswith(".json")]
+    if not samples and any(info.filename in _INSPECT_HEADERS for info in infos):
+        raise TraceError(f"{name}: an Inspect AI log without samples/ members (cancelled before a sample was "
+                         f"written?); expected samples/<id>_epoch_<n>.json")
     chosen = samples or [info for info in infos if info.filename.lower().endswith((".json", *JSONL_SUFFIXES))]
     if not chosen:
         found = ", ".join(info.filename for info in infos[:5]) or "no files"
