@@ -13,7 +13,7 @@ Formats (``format=`` / ``--format``), one small reader each, in a module of its 
 
 The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
 limit, and tells JSON from JSON Lines; :mod:`.runs` finds the runs and their records; :mod:`.batching` reads
-records with a format and groups calls into batches.
+records with a format and groups calls into batches; :mod:`.one_run` is the API for a file that holds one run.
 
 The API::
 
@@ -36,8 +36,9 @@ Example::
 
 from .base import Batch, Format, Message, Skipped, TraceError
 from .formats import FORMATS, REGISTRY, get_format
-from .runs import (CONTAINER_KEYS, META_KEYS, Run, Trace, TraceStream, batches_from_messages, from_anthropic,
-                   from_langchain, from_openai_chat, from_openai_responses, iter_runs, iter_trace, load_trace)
+from .one_run import (Trace, TraceStream, batches_from_messages, from_anthropic, from_langchain, from_openai_chat,
+                      from_openai_responses, iter_trace, load_trace)
+from .runs import CONTAINER_KEYS, META_KEYS, Run, iter_runs
 from .sources import DEFAULT_MAX_BYTES
 
 __all__ = [
