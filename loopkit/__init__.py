@@ -41,7 +41,9 @@ from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .lifecycle import AgentLoop, check_pairing, format_messages
 from .middleware import PinnedMiddleware, RunScopedMiddleware
 from .normalize import canonical_json, normalize_args
+from .adapters import iter_runs
 from .providers import TraceError, iter_trace, load_trace
+from .tool_maps import ToolMap
 from .upstream import COMMIT as UPSTREAM_COMMIT
 
 __version__ = "0.1.0"
@@ -62,6 +64,7 @@ __all__ = [
     "RunScopedMiddleware",
     "SALIENT_FIELDS",
     "SeverityFirstDetector",
+    "ToolMap",
     "TraceError",
     "UPSTREAM_COMMIT",
     "birthday_rows",
@@ -74,6 +77,7 @@ __all__ = [
     "find_prefix_collision",
     "fingerprint",
     "format_messages",
+    "iter_runs",
     "iter_trace",
     "load_trace",
     "normalize_args",

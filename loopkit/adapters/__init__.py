@@ -1,0 +1,67 @@
+"""Transcript adapters: turn a recorded agent transcript into the batches DeerFlow's loop detector sees.
+
+A *batch* is one model turn's tool calls, each a ``{"name", "args", "id"}`` dict whose ``args`` are left exactly
+as the provider sent them (a JSON string from OpenAI, a dict from Anthropic); the detector normalizes them itself.
+The only rewriting is where a format has no arguments field of its own: a shell command stored as text (SWE-agent's
+``action``, a mini-swe-agent code fence) becomes ``{"command": ...}``, and a Responses ``local_shell_call`` or
+``web_search_call`` item gives its ``action``.
+
+Formats (``format=`` / ``--format``), one small reader each, in a module of its own:
+``openai-chat``, ``openai-responses``, ``anthropic``, ``langchain`` (message dicts, ``messages_to_dict``,
+``dumpd``, LangGraph / DeerFlow thread states), ``claude-code``, ``codex``, ``openhands``, ``gemini-cli``,
+``inspect-ai``, ``swe-agent``, ``mini-swe-agent``, ``smolagents``. :mod:`.formats` lists them in detection order.
+
+The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
+limit, and tells JSON from JSON Lines; :mod:`.runs` finds the runs and their records; :mod:`.batching` reads
+records with a format and groups calls into batches; :mod:`.one_run` is the API for a file that holds one run.
+
+The API::
+
+    iter_runs(source, format="auto", *, max_bytes=DEFAULT_MAX_BYTES) -> Iterator[Run]
+    Run: path, index, label, meta, requested, format, picked_at, container,
+         messages, batches, calls, turns, skipped, unrecognised; iterate for Batch; describe()
+    Batch(step, where, calls, turn)
+    iter_trace(source, format="auto", *, max_bytes=...) -> TraceStream      # a file that holds one run
+    load_trace(path, format="auto", *, max_bytes=...) -> Trace             # the same, read whole
+    batches_from_messages(records, format="auto", *, source="messages") -> list of batches
+    TraceError: every unusable input, its message starting with FILE:LINE, a message index or an archive member
+
+Example::
+
+    for run in iter_runs("output.jsonl.gz"):
+        for batch in run:
+            detector.observe(batch.calls)
+        print(run.label, run.meta, run.describe())
+"""
+
+from .base import Batch, Format, Message, Skipped, TraceError
+from .formats import FORMATS, REGISTRY, get_format
+from .one_run import (Trace, TraceStream, batches_from_messages, from_anthropic, from_langchain, from_openai_chat,
+                      from_openai_responses, iter_trace, load_trace)
+from .runs import CONTAINER_KEYS, META_KEYS, Run, iter_runs
+from .sources import DEFAULT_MAX_BYTES
+
+__all__ = [
+    "FORMATS",
+    "REGISTRY",
+    "CONTAINER_KEYS",
+    "META_KEYS",
+    "DEFAULT_MAX_BYTES",
+    "TraceError",
+    "Batch",
+    "Format",
+    "Message",
+    "Skipped",
+    "Run",
+    "Trace",
+    "TraceStream",
+    "get_format",
+    "iter_runs",
+    "iter_trace",
+    "load_trace",
+    "batches_from_messages",
+    "from_openai_chat",
+    "from_openai_responses",
+    "from_anthropic",
+    "from_langchain",
+]

@@ -1,0 +1,173 @@
+"""Compressed input: gzip files and zip archives are read directly, as streams, and a member that expands past
+``max_bytes`` is refused, so a decompression bomb cannot exhaust memory (checked in a subprocess, relative to a
+small file)."""
+
+import gzip
+import io
+import json
+import pathlib
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from loopkit.adapters import TraceError, iter_runs, iter_trace, load_trace
+
+SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+CHAT = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "coding_loop.openai_chat.jsonl"
+
+
+def gzip_copy(source, target):
+    target.write_bytes(gzip.compress(source.read_bytes()))
+    return target
+
+
+def batches(path, **kwargs):
+    return [[b.calls for b in run] for run in iter_runs(path, **kwargs)]
+
+
+@pytest.mark.parametrize("name", ["claude_code.session.jsonl", "deerflow_thread.json", "openhands_output.jsonl"])
+def test_a_gzip_file_reads_like_the_plain_one(tmp_path, name):
+    packed = gzip_copy(SAMPLES / name, tmp_path / (name + ".gz"))
+    assert batches(packed) == batches(SAMPLES / name)
+
+
+def test_gzip_is_told_by_its_bytes_not_its_name_and_locations_keep_line_numbers(tmp_path):
+    packed = gzip_copy(CHAT, tmp_path / "transcript.data")  # no .gz, no .jsonl: the bytes and the lines decide
+    trace = load_trace(packed)
+    assert trace.format == "openai-chat" and trace.where[0] == f"{packed}:3"
+    assert trace.batches == load_trace(CHAT).batches
+
+
+class Pipe(io.RawIOBase):
+    """Like a pipe: readable, not seekable."""
+
+    def __init__(self, data):
+        self._data = io.BytesIO(data)
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        return self._data.readinto(buffer)
+
+
+def test_a_gzip_stream_on_a_pipe_is_read(tmp_path):
+    stream = iter_trace(io.BufferedReader(Pipe(gzip.compress(CHAT.read_bytes()))))
+    assert len(list(stream)) == 20 and stream.path == "<stream>"
+
+
+def test_a_zip_archive_is_one_source_per_member(tmp_path):
+    archive = tmp_path / "runs.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.write(SAMPLES / "gemini_session.json", "b/gemini_session.json")
+        z.write(SAMPLES / "claude_code.session.jsonl", "a/claude.jsonl")
+        z.writestr("README.txt", "not a transcript")
+    runs = []
+    for run in iter_runs(archive):
+        runs.append((run.path, run.index, len(list(run)), run.format))
+    assert runs == [(f"{archive}[a/claude.jsonl]", 1, 4, "claude-code"),
+                    (f"{archive}[b/gemini_session.json]", 2, 2, "gemini-cli")]
+
+
+def test_a_broken_member_names_the_archive_member_and_line(tmp_path):
+    archive = tmp_path / "runs.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("t.jsonl", '{"role": "user", "content": "x"}\n{oops}\n')
+    with pytest.raises(TraceError, match=rf"^{archive}\[t\.jsonl\]:2: invalid JSON"):
+        load_trace(archive)
+
+
+def test_an_archive_without_transcripts_and_a_zip_on_a_pipe_are_refused(tmp_path):
+    archive = tmp_path / "other.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("notes.txt", "x")
+    with pytest.raises(TraceError, match=r"a zip archive without JSON or JSON Lines members \(found notes\.txt\)"):
+        load_trace(archive)
+    with pytest.raises(TraceError, match=r"a zip archive must be read from a file, not a pipe"):
+        list(iter_runs(io.BufferedReader(Pipe(archive.read_bytes()))))
+
+
+def test_an_inspect_log_without_samples_says_so(tmp_path):
+    archive = tmp_path / "cancelled.eval"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": {}}))
+        z.writestr("header.json", json.dumps({"version": 2, "status": "cancelled"}))
+    with pytest.raises(TraceError, match=rf"^{archive}: an Inspect AI log without samples/ members"):
+        list(iter_runs(archive))
+
+
+def test_a_corrupt_gzip_is_a_trace_error_not_a_traceback(tmp_path):
+    data = gzip.compress(CHAT.read_bytes())
+    broken = tmp_path / "t.jsonl.gz"
+    broken.write_bytes(data[: len(data) // 2])
+    with pytest.raises(TraceError, match=rf"^{broken}: cannot decompress"):
+        load_trace(broken)
+
+
+# -- decompression bombs -------------------------------------------------------------------------------------------
+
+
+def write_gzip_bomb(path, expanded_mb):
+    """A gzip of JSON Lines that expands to ``expanded_mb`` MB: one long line of spaces, then a message."""
+    chunk = b" " * (1 << 20)
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        for _ in range(expanded_mb):
+            out.write(chunk)
+        out.write(b'{"role": "user", "content": "x"}\n')
+    return path
+
+
+def test_a_gzip_bomb_is_refused_past_the_limit(tmp_path):
+    bomb = write_gzip_bomb(tmp_path / "bomb.jsonl.gz", expanded_mb=64)
+    assert bomb.stat().st_size < 200_000  # small on disk
+    with pytest.raises(TraceError, match=rf"^{bomb}: expands past 4194304 bytes, the limit \(max_bytes, --max-bytes\)"):
+        load_trace(bomb, max_bytes=4 << 20)
+    assert len(load_trace(bomb, max_bytes=80 << 20).batches) == 0  # under a higher limit it reads (no calls)
+
+
+def test_a_zip_member_declaring_more_than_the_limit_is_refused_before_it_is_opened(tmp_path):
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("big.jsonl", b" " * (16 << 20) + b'{"role": "user"}\n')
+    with pytest.raises(TraceError, match=rf"^{archive}\[big\.jsonl\]: declares 16777233 bytes, more than the limit"):
+        list(iter_runs(archive, max_bytes=1 << 20))
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "1"])
+def test_max_bytes_must_be_a_positive_int(bad):
+    with pytest.raises(ValueError, match="max_bytes must be a positive int"):
+        list(iter_runs(CHAT, max_bytes=bad))
+
+
+PEAK = """
+import resource, sys
+from loopkit.adapters import TraceError, iter_runs
+try:
+    for run in iter_runs(sys.argv[1], max_bytes=int(sys.argv[2])):
+        list(run)
+    print("read", end=" ")
+except TraceError as exc:
+    print("refused" if "expands past" in str(exc) else "error", end=" ")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_kb(path, max_bytes):
+    out = subprocess.run([sys.executable, "-c", PEAK, str(path), str(max_bytes)], capture_output=True, text=True,
+                         check=True, timeout=300)
+    what, peak = out.stdout.split()
+    return what, int(peak)
+
+
+def test_a_bomb_stays_in_steady_memory(tmp_path):
+    # 512 MB expanded, ~500 KB on disk; the limit lets 32 MB through. Reading it whole would need 512 MB;
+    # streaming with the limit holds at most about the limit in one line.
+    bomb = write_gzip_bomb(tmp_path / "bomb.jsonl.gz", expanded_mb=512)
+    small = gzip_copy(CHAT, tmp_path / "small.jsonl.gz")
+    assert peak_kb(small, 32 << 20)[0] == "read"
+    what, bomb_kb = peak_kb(bomb, 32 << 20)
+    small_kb = peak_kb(small, 32 << 20)[1]
+    assert what == "refused"
+    assert bomb_kb - small_kb < 128 * 1024, f"peak RSS grew from {small_kb} KB to {bomb_kb} KB"

@@ -1,0 +1,210 @@
+"""Tool maps: every preset on its agent's sample, user rules and their errors, and the promise never to drop an
+argument silently. Expected mapped calls are written by hand from the samples in tests/data/transcripts/."""
+
+import json
+import pathlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loopkit import fingerprint
+from loopkit.adapters import load_trace
+from loopkit.tool_maps import PRESETS, MapError, Rule, ToolMap, parse_rule
+
+SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+
+
+def mapped(name, preset):
+    tool_map = ToolMap(preset)
+    calls = [{k: v for k, v in call.items() if k != "id"}
+             for batch in load_trace(SAMPLES / name).batches for call in tool_map.map_batch(batch)]
+    return calls, tool_map
+
+
+def test_claude_code_preset_on_its_sample():
+    calls, tool_map = mapped("claude_code.session.jsonl", "claude-code")
+    root = "/home/dev/notes"
+    assert calls == [
+        {"name": "read_file", "args": {"path": f"{root}/src/dates.py", "start_line": 1, "end_line": 120}},
+        {"name": "grep", "args": {"pattern": "def parse_date", "path": f"{root}/src"}},
+        {"name": "str_replace", "args": {"path": f"{root}/src/dates.py", "old_str": "return day, month",
+                                         "new_str": "return day, month, year"}},
+        {"name": "bash", "args": {"command": "python -m pytest tests/test_dates.py -q",
+                                  "description": "Run the date tests"}},
+        {"name": "write_file", "args": {"path": f"{root}/CHANGELOG.md", "content": "- parse_date keeps the year\n"}},
+    ]
+    assert not tool_map.unmapped and not tool_map.problems
+
+
+@pytest.mark.parametrize("offset, limit, expected", [
+    (201, 100, {"start_line": 201, "end_line": 300}),
+    (None, 50, {"start_line": 1, "end_line": 50}),
+    (40, None, {"start_line": 40}),
+    (None, None, {}),
+    ("ten", 5, {"offset": "ten", "limit": 5}),  # not a line number: kept as sent, not guessed
+])
+def test_claude_read_offset_and_limit_become_a_line_range(offset, limit, expected):
+    args = {"file_path": "a.py", **({"offset": offset} if offset is not None else {}),
+            **({"limit": limit} if limit is not None else {})}
+    call = ToolMap("claude-code").map_call({"name": "Read", "args": args, "id": "t"})
+    assert call == {"name": "read_file", "args": {"path": "a.py", **expected}, "id": "t"}
+
+
+def test_claude_reads_in_one_bucket_fingerprint_alike_once_mapped():
+    # reads of lines 1-120 and 20-150 fall in DeerFlow's bucket 0-0 only when mapped to start_line/end_line
+    reads = [{"name": "Read", "args": {"file_path": "a.py", "offset": 1, "limit": 120}},
+             {"name": "Read", "args": {"file_path": "a.py", "offset": 20, "limit": 131}}]
+    assert fingerprint([reads[0]]) != fingerprint([reads[1]])
+    tool_map = ToolMap("claude-code")
+    assert fingerprint([tool_map.map_call(reads[0])]) == fingerprint([tool_map.map_call(reads[1])])
+
+
+def test_codex_preset_on_its_sample():
+    calls, tool_map = mapped("codex_rollout.jsonl", "codex")
+    assert [c["name"] for c in calls] == ["bash", "bash", "str_replace", "bash"]
+    assert calls[0]["args"] == {"command": ["bash", "-lc", "sed -n 1,80p src/cli.py"], "workdir": "/home/dev/notes"}
+    assert calls[2]["args"].startswith("*** Begin Patch")  # free text: renamed, kept whole
+    assert calls[3]["args"]["command"] == ["bash", "-lc", "python -m pytest -q"]
+    assert tool_map.describe() == ("tool map codex: mapped shell -> bash (2), apply_patch -> str_replace (1), "
+                                   "local_shell -> bash (1)")
+
+
+def test_openhands_preset_on_its_sample_reports_what_it_left():
+    calls, tool_map = mapped("openhands_events.json", "openhands")
+    assert calls[:3] == [
+        {"name": "bash", "args": {"command": "ls /workspace/notes", "is_input": "false", "security_risk": "LOW"}},
+        {"name": "read_file", "args": {"command": "view", "path": "/workspace/notes/src/dates.py",
+                                       "security_risk": "LOW", "start_line": 1, "end_line": 60}},
+        {"name": "str_replace", "args": {"command": "str_replace", "path": "/workspace/notes/src/dates.py",
+                                         "old_str": "return day, month", "new_str": "return day, month, year",
+                                         "security_risk": "LOW"}},
+    ]
+    assert calls[3] == {"name": "finish", "args": json.dumps({"message": "Done.", "task_completed": "true"})}
+    assert dict(tool_map.unmapped) == {"finish": 1}
+    assert tool_map.describe().endswith("; left unmapped: finish (1)")
+
+
+@pytest.mark.parametrize("args, expected", [
+    ({"command": "view", "path": "a.py", "view_range": [5, -1]}, ("read_file", {"command": "view", "path": "a.py",
+                                                                              "start_line": 5})),
+    ({"command": "create", "path": "a.py", "file_text": "x"}, ("write_file", {"command": "create", "path": "a.py",
+                                                                            "content": "x"})),
+    ({"command": "undo_edit", "path": "a.py"}, ("str_replace_editor", {"command": "undo_edit", "path": "a.py"})),
+])
+def test_openhands_editor_commands(args, expected):
+    tool_map = ToolMap("openhands")
+    call = tool_map.map_call({"name": "str_replace_editor", "args": json.dumps(args), "id": "1"})
+    assert (call["name"], call["args"] if isinstance(call["args"], dict) else json.loads(call["args"])) == expected
+    if expected[0] == "str_replace_editor":
+        assert list(tool_map.problems) == ["str_replace_editor: no rule fits these arguments, left as they are"]
+
+
+def test_swe_agent_preset_parses_its_commands():
+    calls, tool_map = mapped("swe_agent.traj", "swe-agent")
+    assert calls == [
+        {"name": "read_file", "args": {"path": "src/dates.py", "start_line": 40}},
+        {"name": "read_file", "args": {"path": "/repo/src/dates.py", "start_line": 1, "end_line": 60}},
+        {"name": "str_replace", "args": {"path": "/repo/src/dates.py", "old_str": "return day, month",
+                                         "new_str": "return day, month, year"}},
+        {"name": "bash", "args": {"command": "python -m pytest tests/test_dates.py -q"}},
+        {"name": "bash", "args": {"command": "submit"}},
+    ]
+    assert not tool_map.unmapped and not tool_map.problems  # bash is DeerFlow's own name
+
+
+def test_gemini_cli_preset_on_its_sample_and_the_older_read_file():
+    calls, _ = mapped("gemini_session.json", "gemini-cli")
+    assert calls == [
+        {"name": "read_file", "args": {"path": "/home/dev/notes/tests/test_dates.py", "start_line": 1, "end_line": 40}},
+        {"name": "bash", "args": {"command": "python -m pytest tests/test_dates.py -q", "description": "run the tests"}},
+        {"name": "str_replace", "args": {"path": "/home/dev/notes/src/dates.py", "old_str": "return day, month",
+                                         "new_str": "return day, month, year", "instruction": "keep the year"}},
+    ]
+    older = {"name": "read_file", "args": {"absolute_path": "/a.py", "offset": 0, "limit": 200}}  # 0-based offset
+    assert ToolMap("gemini-cli").map_call(older)["args"] == {"path": "/a.py", "start_line": 1, "end_line": 200}
+
+
+def test_every_preset_is_tested_above():
+    assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli"}
+
+
+# -- user rules ----------------------------------------------------------------------------------------------------
+
+
+def test_user_rules_rename_tools_and_arguments_and_keep_the_rest():
+    tool_map = ToolMap(rules=["fetch_page=web_fetch:link>url", "run=bash", "cat[mode=lines]=read_file:file>path,-mode"])
+    assert tool_map.map_call({"name": "fetch_page", "args": '{"link": "https://x", "depth": 2}', "id": "1"}) == {
+        "name": "web_fetch", "args": {"url": "https://x", "depth": 2}, "id": "1"}
+    assert tool_map.map_call({"name": "run", "args": "echo hi", "id": "2"}) == {
+        "name": "bash", "args": "echo hi", "id": "2"}  # free text, renamed only: the rule renames no argument
+    assert tool_map.map_call({"name": "cat", "args": {"file": "a", "mode": "lines"}, "id": "3"})["args"] == {"path": "a"}
+    untouched = {"name": "cat", "args": {"file": "a", "mode": "bytes"}, "id": "4"}
+    assert tool_map.map_call(untouched) is untouched  # the condition does not hold
+    assert tool_map.map_call({"name": "other", "args": {}, "id": "5"})["name"] == "other"
+    assert dict(tool_map.unmapped) == {"other": 1}
+    assert tool_map.problems == {"cat: no rule fits these arguments, left as they are": 1}
+
+
+def test_a_user_rule_replaces_the_preset_for_its_tool():
+    tool_map = ToolMap("claude-code", rules=["Read=read_file:file_path>path"])
+    call = tool_map.map_call({"name": "Read", "args": {"file_path": "a.py", "offset": 5}, "id": "1"})
+    assert call["args"] == {"path": "a.py", "offset": 5}
+
+
+def test_arguments_that_cannot_be_read_are_never_half_mapped():
+    tool_map = ToolMap(rules=["fetch=web_fetch:link>url"])
+    call = {"name": "fetch", "args": "{not json", "id": "1"}
+    assert tool_map.map_call(call) is call
+    assert tool_map.problems == {"fetch: arguments are not a JSON object, left as they are": 1}
+
+
+def test_a_rename_onto_an_existing_argument_is_left_as_it_is():
+    tool_map = ToolMap(rules=["w=write_file:file>path"])
+    call = {"name": "w", "args": {"file": "a", "path": "b"}, "id": "1"}
+    assert tool_map.map_call(call) is call  # renaming would overwrite 'path'
+
+
+@pytest.mark.parametrize("rule, says", [
+    ("Read", "expected OLD=NEW"),
+    ("=read_file", "expected OLD=NEW"),
+    ("Read=", "expected OLD=NEW"),
+    ("Read=read_file:", "nothing after ':'"),
+    ("Read=read_file:file_path", "'file_path' is not ARG>NEWARG or -ARG"),
+    ("Read=read_file:a>x,b>x", "two arguments renamed to the same name"),
+    ("Read[mode]=read_file", "expected OLD=NEW"),
+])
+def test_bad_rules_say_what_was_expected(rule, says):
+    with pytest.raises(MapError) as info:
+        parse_rule(rule)
+    assert str(info.value).startswith(f"tool-map rule {rule!r}: ") and says in str(info.value)
+
+
+def test_a_bad_preset_or_rule_type_is_named():
+    with pytest.raises(MapError, match="no tool-map preset 'claude'; expected one of claude-code, codex"):
+        ToolMap("claude")
+    with pytest.raises(MapError, match="must be a string, got int"):
+        ToolMap(rules=[3])
+
+
+def test_parse_rule_round_trip():
+    assert parse_rule(" a[x=1]=b:c>d,-e ") == Rule("a", "b", (("c", "d"),), ("e",), ("x", "1"))
+
+
+# -- property: a rule never loses an argument it does not name ------------------------------------------------------
+
+keys = st.text(alphabet="abcdefgh_", min_size=1, max_size=5)
+
+
+@given(st.dictionaries(keys, st.integers() | st.text(max_size=3), max_size=6), st.booleans())
+def test_mapping_keeps_every_argument_it_does_not_rename(args, as_json):
+    tool_map = ToolMap("claude-code")
+    call = {"name": "Edit", "args": json.dumps(args) if as_json else args, "id": "1"}
+    result = tool_map.map_call(call)
+    renames = {"file_path": "path", "old_string": "old_str", "new_string": "new_str"}
+    if result is call:  # a rename would have collided with an argument already there
+        assert any(new in args and old in args for old, new in renames.items())
+        return
+    assert result["name"] == "str_replace"
+    assert sorted(result["args"].values(), key=repr) == sorted(args.values(), key=repr)
+    assert set(result["args"]) == {renames.get(k, k) for k in args}
