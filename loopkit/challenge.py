@@ -35,7 +35,8 @@ from typing import Any
 
 from .detector import DetectorConfig
 from .normalize import canonical_json, normalize_args
-from .peers import PEERS, DeerFlow, PeerResult, _checked
+from .detector import Outcome
+from .peers import PEERS, DeerFlow, _checked
 
 __all__ = ["MIN_WASTED", "MAX_STEPS", "MAX_CALLS", "LoopCheck", "ChallengeScore", "check_loop", "score"]
 
@@ -285,13 +286,13 @@ class ChallengeScore:
     """The result of :func:`score`: the checker's verdict, DeerFlow's, and which peers would have caught it."""
 
     check: LoopCheck
-    deerflow: PeerResult
-    peers: tuple  # PeerResult per peer model
+    deerflow: Outcome
+    peers: tuple  # an Outcome per peer model
 
     @property
     def evaded(self) -> bool:
         """True when the trace loops and DeerFlow neither warned nor stopped."""
-        return self.check.loops and self.deerflow.outcome == "none"
+        return self.check.loops and self.deerflow.action == "ok"
 
     @property
     def points(self) -> int:
@@ -301,12 +302,12 @@ class ChallengeScore:
     @property
     def caught_by(self) -> tuple:
         """Names of the peer models that warned or stopped."""
-        return tuple(p.detector for p in self.peers if p.outcome != "none")
+        return tuple(p.detector for p in self.peers if p.action != "ok")
 
     def __str__(self) -> str:
         lines = [f"Checker: {self.check}"]
         d = self.deerflow
-        if d.outcome == "none":
+        if d.action == "ok":
             lines.append("DeerFlow: never warned, never stopped.")
         else:
             acted = ", ".join(f"{k} at step {s}" for k, s in (("warned", d.warn_step), ("stopped", d.stop_step)) if s)
@@ -317,8 +318,8 @@ class ChallengeScore:
             lines.append("DeerFlow caught it. Score: 0.")
         else:
             lines.append("The checker does not call this a loop, so there is nothing to evade. Score: 0.")
-        caught = [f"{p.detector} ({p.outcome} at step {p.stop_step or p.warn_step})"
-                  for p in self.peers if p.outcome != "none"]
+        caught = [f"{p.detector} ({p.action} at step {p.stop_step or p.warn_step})"
+                  for p in self.peers if p.action != "ok"]
         lines.append("Peers that would have caught it: " + (", ".join(caught) if caught else "none") + ".")
         return "\n".join(lines)
 

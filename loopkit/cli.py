@@ -1,53 +1,57 @@
-"""``python -m loopkit replay FILE``: would DeerFlow's loop detector have warned or stopped this agent, and when?
+"""``python -m loopkit replay FILE_OR_DIR...``: would DeerFlow's loop detector have warned or stopped these runs?
 
-The command reads a transcript with :mod:`loopkit.providers` (JSON Lines are streamed one line at a time, so a
-transcript of any size replays in steady memory), feeds each assistant turn's batch of tool calls to
-:class:`loopkit.detector.LoopDetector` as it is parsed, and prints every batch that warned or stopped, then a
-one-line summary. The whole file is one run, as if one request produced it; the replay ends at the first stop,
-because the real run would have ended there (the rest of the file is still read and checked).
+This module only reads the command line and prints. The replay itself is :mod:`loopkit.replay`, the transcript
+formats are :mod:`loopkit.adapters`, the tool names :mod:`loopkit.tool_maps`, the image :mod:`loopkit.plots`.
 
-Exit codes: 0 nothing stopped (warnings, or no tool calls at all, are fine), 1 the detector would have stopped
-the run, 2 unusable input (a file that cannot be read or parsed, an empty file, or bad options). ``-`` reads
-standard input; a reader that leaves early (``| head``) does not change the exit code: the replay finishes
-quietly and still reports its verdict. Tool names from the transcript are escaped before they are printed.
+One run (a file that holds one conversation, or the run picked by ``--select``/``--run``) is printed in detail:
+every batch that warned or stopped, with why, then a one-line summary. Several runs (a folder, several files, or
+a file of many runs) get one row each and an aggregate line. Exit codes: 2 if any input was unusable, else 1 if
+any run would have been stopped, else 0. ``-`` reads standard input; a reader that leaves early (``| head``) does
+not change the exit code. Tool names from transcripts are escaped before they are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import io
 import json
 import os
+import re
 import sys
 from typing import TextIO
 
+from .adapters import DEFAULT_MAX_BYTES, FORMATS
 from .detector import DetectorConfig
-from .middleware import UPSTREAMS, middleware_for
-from .providers import FORMATS, TraceError, iter_trace
+from .middleware import UPSTREAMS
+from .replay import RunReport, Step, call_names, display_name, explain, report_paths, short_where, summary_line
+from .tool_maps import PRESETS, MapError, ToolMap
 
-__all__ = ["main", "build_parser", "replay_file", "stream_replay", "summary_line", "ReplayTally", "short_where",
-           "call_names", "display_name", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
+__all__ = ["main", "build_parser", "replay_command", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
 
 EXIT_OK, EXIT_STOPPED, EXIT_UNUSABLE = 0, 1, 2
 
 EXIT_CODES = """\
 exit codes:
-  0  nothing stopped: no batch reached a hard limit (warnings alone, or a file with no tool calls, exit 0)
-  1  the detector would have stopped the run
-  2  unusable input: the file cannot be read or parsed (the error says FILE:LINE or the message index), it is
-     empty, or the options are invalid
-If the reader of the output leaves early (| head), the replay still runs to the end and the exit code still
-tells the verdict.
+  0  nothing stopped: no run reached a hard limit (warnings alone, or runs with no tool calls, exit 0)
+  1  the detector would have stopped a run
+  2  unusable input: a file that cannot be read or parsed (the error says FILE:LINE or the record), one in which
+     nothing was recognised as a message of the format, or invalid options
+With several inputs, 2 wins over 1, and 1 over 0. If the reader of the output leaves early (| head), the replay
+still runs to the end and the exit code still tells the verdict.
 """
 
 _DESCRIPTION = """\
-Replay an agent transcript through the workbook's model of DeerFlow's loop detector. Prints each batch (one
-assistant turn's tool calls) that warned or stopped, then a one-line summary. Formats: OpenAI Chat Completions,
-OpenAI Responses, Anthropic Messages, LangChain/LangGraph dumps; containers: a JSON array, a JSON object with
-the list under messages/history/output/input, or JSON Lines (streamed, steady memory). The whole file is
-replayed as one run, up to the first stop. FILE may be a pipe: '-' reads standard input."""
+Replay agent transcripts through the workbook's model of DeerFlow's loop detector. One run is printed in
+detail: each batch (one model turn's tool calls) that warned or stopped, and why, then a summary. A folder,
+several files or a file of many runs get one row per run and an aggregate line. Formats are detected (or pick one
+with --format); .gz and zip archives are read as they are. '-' reads standard input."""
+
+_CSV_COLUMNS = ("file", "run", "format", "messages", "batches", "calls", "replayed", "warnings", "first_warn_step",
+                "stop_step", "stop_layer", "stop_tool", "why", "unmapped", "error", "exit_code")
 
 
+# -- options -----------------------------------------------------------------------------------------------------
 def _override(text: str) -> tuple[str, tuple[int, int]]:
     tool, sep, pair = text.rpartition("=")
     warn, colon, hard = pair.partition(":")
@@ -56,20 +60,53 @@ def _override(text: str) -> tuple[str, tuple[int, int]]:
     return tool, (int(warn), int(hard))
 
 
+def _key_value(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not (sep and key):
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE such as instance_id=django__django-11099, got {text!r}")
+    return key, value
+
+
+def _size(text: str) -> int:
+    """A byte count: digits with an optional K, M or G (powers of 1024)."""
+    found = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, re.I)
+    if not found or int(found.group(1)) < 1:
+        raise argparse.ArgumentTypeError(f"expected a size such as 1G, 512M or 1048576, got {text!r}")
+    return int(found.group(1)) * 1024 ** " KMG".index(found.group(2).upper() or " ")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a run number from 1, got {text!r}")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``python -m loopkit`` (its ``--help`` documents the exit codes)."""
     parser = argparse.ArgumentParser(prog="python -m loopkit", description="loopkit command line tools.",
                                      epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    replay = commands.add_parser("replay", help="would the detector have warned or stopped this transcript?",
+    replay = commands.add_parser("replay", help="would the detector have warned or stopped these transcripts?",
                                  description=_DESCRIPTION, epilog=EXIT_CODES,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    replay.add_argument("file", metavar="FILE", help="the transcript: .json or .jsonl, or - for standard input")
+    replay.add_argument("paths", nargs="+", metavar="FILE_OR_DIR",
+                        help="transcripts, folders of transcripts, or - for standard input")
     replay.add_argument("--upstream", choices=tuple(UPSTREAMS), default="pinned",
                         help="which DeerFlow to model: the pinned commit f1f4af99 (default) or the later run-scoped "
-                             "contract of PRs #5245 and #5344")
+                             "contract of PRs #5245, #5344 and #5486")
     replay.add_argument("--format", choices=("auto", *FORMATS), default="auto",
-                        help="transport shape of the messages (default: auto-detect and say which)")
+                        help="the transcript format (default: detect it and say which)")
+    replay.add_argument("--max-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="SIZE",
+                        help="refuse a compressed member that expands past SIZE (default 1G)")
+    runs = replay.add_argument_group("which runs")
+    runs.add_argument("--select", action="append", type=_key_value, default=[], metavar="KEY=VALUE",
+                      help="only runs whose metadata has KEY=VALUE, e.g. instance_id=... (repeatable: all must match)")
+    runs.add_argument("--run", type=_positive, metavar="N", help="only the N-th run of each file (from 1)")
+    names = replay.add_argument_group("tool names")
+    names.add_argument("--tool-map", choices=tuple(PRESETS), metavar="PRESET",
+                       help=f"map an agent's tools to DeerFlow's names: {', '.join(PRESETS)}")
+    names.add_argument("--map", action="append", default=[], metavar="RULE",
+                       help="a rule of your own: OLD=NEW, OLD=NEW:a>b,-c, OLD[ARG=VALUE]=NEW (repeatable)")
     defaults = DetectorConfig()
     group = replay.add_argument_group("detector thresholds (defaults are upstream's)")
     for flag, field in (("--warn", "warn_threshold"), ("--hard", "hard_limit"), ("--window", "window_size"),
@@ -78,11 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
                            help=f"{field} (default {getattr(defaults, field)})")
     group.add_argument("--override", action="append", type=_override, default=[], metavar="TOOL=WARN:HARD",
                        help="per-tool frequency thresholds, e.g. bash=60:80 (repeatable)")
-    replay.add_argument("--plot", metavar="OUT.png", help="also draw the timeline to this image "
-                        "(needs the notebook extras; holds the replayed batches in memory)")
-    replay.add_argument("--json", action="store_true",
-                        help="print one JSON object per replayed batch, then a summary object (JSON Lines)")
-    replay.set_defaults(run=replay_file)
+    output = replay.add_argument_group("output")
+    output.add_argument("--json", action="store_true",
+                        help="JSON Lines: for one run, an object per replayed batch, then a summary; for several, a "
+                             "summary per run, then an aggregate")
+    output.add_argument("--csv", metavar="PATH", help="also write one row per run to this CSV file")
+    output.add_argument("--plot", metavar="OUT.png", help="also draw the timeline of one run to this image "
+                        "(needs the notebook extras; keeps the run's batches in memory)")
+    replay.set_defaults(handler=replay_command)
     return parser
 
 
@@ -95,119 +135,31 @@ def _config(options: argparse.Namespace) -> DetectorConfig:
     return DetectorConfig(**fields)
 
 
-def short_where(where: str, path: str) -> str:
-    """``"line 14"`` or ``"message 3"``: a batch's location without the file name."""
-    rest = where[len(path):] if where.startswith(path) else where
-    rest = rest.lstrip(":").strip()
-    return f"line {rest}" if rest.isdigit() else rest.replace("message index", "message")
-
-
-def display_name(name: str) -> str:
-    """A tool name safe to print: control, format (bidi), surrogate and other non-printable characters are
-    escaped as ``repr`` would escape them; printable text, non-ASCII too, is kept.
-
-    >>> print(display_name("read_file"), display_name("\x1b[31mred"))
-    read_file \\x1b[31mred
-    """
-    text = str(name)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
-
-
-def call_names(calls: list) -> str:
-    """The tool names of a batch, ``"read_file x2, bash"``, escaped for display and cut to 48 characters."""
-    names: dict[str, int] = {}
-    for call in calls:
-        name = display_name(call["name"])
-        names[name] = names.get(name, 0) + 1
-    text = ", ".join(name if n == 1 else f"{name} x{n}" for name, n in names.items())
-    return text if len(text) <= 48 else text[:45] + "..."
+# -- what is printed -----------------------------------------------------------------------------------------------
+def _clip_left(text: str, width: int) -> str:
+    """The end of ``text`` (a run's name ends with what tells it apart), cut to ``width``."""
+    return text if len(text) <= width else "..." + text[len(text) - width + 3:]
 
 
 class _Table:
     """Rows printed as they happen (nothing is kept), with the header before the first row."""
 
-    COLUMNS = ("step", "at", "action", "layer", "count", "tool", "calls")
-    WIDTHS = (5, 14, 6, 9, 5, 14, 0)
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
+    def __init__(self, out: TextIO, columns: tuple, widths: tuple, right: tuple = ()) -> None:
+        self.out, self.columns, self.widths, self.right = out, columns, widths, right
         self.rows = 0
 
     def _line(self, values) -> str:
         cells = []
-        for value, width, column in zip(values, self.WIDTHS, self.COLUMNS):
+        for value, width, column in zip(values, self.widths, self.columns):
             text = str(value)
-            cells.append(text.rjust(width) if column in ("step", "count") else text.ljust(width))
+            cells.append(text.rjust(width) if column in self.right else text.ljust(width))
         return "  ".join(cells).rstrip()
 
     def row(self, *values) -> None:
         if not self.rows:
-            print(self._line(self.COLUMNS), file=self.out)
+            print(self._line(self.columns), file=self.out)
         self.rows += 1
         print(self._line(values), file=self.out)
-
-
-class ReplayTally:
-    """What a replay found so far: batches replayed, warnings, the first warning and the stop."""
-
-    def __init__(self) -> None:
-        self.replayed = 0
-        self.warnings = 0
-        self.first_warn: int | None = None
-        self.stop: tuple | None = None  # (step, layer, count, tool)
-
-    def add(self, step: int, decision) -> None:
-        self.replayed += 1
-        if decision.action == "warn":
-            self.warnings += 1
-            self.first_warn = self.first_warn or step
-        elif decision.action == "stop" and self.stop is None:
-            self.stop = (step, decision.layer, decision.count, decision.tool)
-
-    def verdict(self, batches: int) -> str:
-        """One sentence: would DeerFlow have warned or stopped, and when (``batches`` counts the whole trace)."""
-        n = self.warnings
-        told = f"warned at step {self.first_warn}" if n == 1 else f"warned {n} times (first at step {self.first_warn})"
-        if self.stop:
-            step, layer, count, tool = self.stop
-            what = f"{layer} layer, '{display_name(tool)}' count {count}" if tool else f"{layer} layer, count {count}"
-            later = batches - step
-            return (f"DeerFlow would have {told + ', then ' if n else ''}stopped the run at step {step} ({what}); "
-                    f"{later} later batch{'es' * (later != 1)} would never have run.")
-        if n:
-            return f"DeerFlow would have {told} and never stopped."
-        return "DeerFlow would neither have warned nor stopped."
-
-
-def stream_replay(stream, config: DetectorConfig | None = None, tally: ReplayTally | None = None, *,
-                  upstream: str = "pinned"):
-    """Feed each batch of ``stream`` (a :class:`loopkit.providers.TraceStream`) to a fresh middleware model of the
-    ``upstream`` version as it is parsed; yield ``(batch, decision)``. Each user message starts a new run id in
-    one thread (the pinned version keeps one budget per thread anyway; the run-scoped one starts afresh). The replay ends at the first stop, as the real run would have; the rest of the
-    stream is still read, so its errors are reported and its batches counted. Nothing is kept. A batch the
-    detector cannot key raises :class:`~loopkit.providers.TraceError` naming the batch's location."""
-    middleware = middleware_for(upstream, config)
-    tally = tally if tally is not None else ReplayTally()
-    for batch in stream:
-        if tally.stop:
-            continue
-        try:
-            decision = middleware.after_model(batch.calls, "replay", f"turn-{batch.turn}")
-        except (TypeError, ValueError, RecursionError) as exc:  # args no adapter check caught: name the batch
-            raise TraceError(f"{batch.where}: the detector cannot key this batch ({exc})") from None
-        tally.add(batch.step, decision)
-        yield batch, decision
-
-
-def summary_line(stream, tally: ReplayTally) -> str:
-    """The one-line summary the command prints after the table."""
-    if not stream.calls:
-        return stream.describe()
-    turns = f" Note: {stream.turns} user messages; DeerFlow would start a new run for each." \
-        if stream.turns > 1 else ""
-    return f"{stream.describe()}. {tally.verdict(stream.batches)}{turns}"
 
 
 class _Output:
@@ -241,25 +193,115 @@ class _Output:
                 self._left()
 
 
-def _plot_problem(path: str) -> str | None:
-    """Why ``--plot path`` cannot be written (checked before replaying), or None."""
-    try:
-        from matplotlib.backend_bases import FigureCanvasBase
-    except ImportError as exc:
-        return f"needs matplotlib (the notebook extras): {exc}"
-    formats = FigureCanvasBase.get_supported_filetypes()
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix.lstrip(".") not in formats:
-        what = f"unsupported image format {suffix!r}" if suffix else "no file extension to tell the image format"
-        return f"{what}; expected one of {', '.join('.' + f for f in sorted(formats))}"
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        return f"no such directory {folder!r}"
+class _Printer:
+    """Prints one run in detail, or many runs as rows; decides which at the first run it sees."""
+
+    def __init__(self, options: argparse.Namespace, config: DetectorConfig, tool_map: ToolMap | None,
+                 out: TextIO, err: TextIO) -> None:
+        self.options, self.config, self.tool_map, self.out, self.err = options, config, tool_map, out, err
+        one_file = len(options.paths) == 1 and not os.path.isdir(options.paths[0])
+        self.may_detail = one_file
+        self.detailed: bool | None = None if one_file else False
+        self.reports: list[dict] = []
+        self.kept: list[Step] = []
+        self.runs = 0
+        self.detail_table = self.run_table = None
+
+    def run_started(self, run) -> None:
+        self.runs += 1
+        if self.detailed is None:
+            picked = bool(self.options.select or self.options.run)
+            self.detailed = self.may_detail and (run.label == "" or picked)
+        self.path = run.path
+        self.detail_table = _Table(self.out, ("step", "at", "action", "layer", "count", "tool", "calls"),
+                                   (5, 14, 6, 9, 5, 14, 0), right=("step", "count"))
+
+    def step(self, step: Step) -> None:
+        if not self.detailed:
+            return
+        if self.options.plot:
+            self.kept.append(step)
+        d = step.decision
+        if self.options.json:
+            record = {"step": step.step, "where": step.where, "action": d.action, "layer": d.layer,
+                      "count": d.count, "tool": d.tool, "fingerprint": d.fingerprint,
+                      "calls": [c["name"] for c in step.calls], "why": explain(d, self.config), "message": d.message}
+            print(json.dumps(record), file=self.out)
+        elif d.action != "ok":
+            self.detail_table.row(step.step, short_where(step.where, self.path), d.action, d.layer, d.count,
+                                  display_name(d.tool or "-"), call_names(step.calls))
+            print(f"{'':7}why: {display_name(explain(d, self.config))}", file=self.out)
+
+    def report(self, report: RunReport) -> None:
+        if self.detailed is None:  # the file failed before any run was found: one file, so say it as an error
+            self.detailed = self.may_detail
+        summary = report.summary()
+        self.reports.append(summary)
+        if self.detailed:
+            if report.error:
+                print(f"loopkit replay: error: {report.error}", file=self.err)
+            elif self.options.json:
+                print(json.dumps({"summary": summary}), file=self.out)
+            else:
+                print(summary_line(report, self.options.upstream, self.tool_map), file=self.out)
+            return
+        if self.options.json:
+            print(json.dumps({"summary": summary}), file=self.out)
+            return
+        if self.run_table is None:
+            self.run_table = _Table(self.out, ("run", "format", "batches", "calls", "warn", "stop", "layer", "note"),
+                                    (40, 16, 7, 5, 4, 4, 9, 0), right=("batches", "calls", "warn", "stop"))
+        note = f"unusable: {report.error}" if report.error else (report.why or "")
+        stop = report.stop
+        self.run_table.row(_clip_left(display_name(report.name), 40), report.format or "-", report.batches, report.calls,
+                           report.outcome.warn_step or "-", stop.step if stop else "-",
+                           stop.decision.layer if stop else "-", display_name(note))
+
+    def finish(self) -> None:
+        if self.detailed:
+            return
+        files = len({summary["file"] for summary in self.reports})
+        stopped = [s for s in self.reports if s["stop_step"] is not None]
+        layers = {layer: sum(s["stop_layer"] == layer for s in stopped) for layer in ("hash", "frequency")}
+        warned = sum(s["first_warn_step"] is not None and s["stop_step"] is None for s in self.reports)
+        unusable = sum(s["error"] is not None for s in self.reports)
+        quiet = len(self.reports) - len(stopped) - warned - unusable
+        aggregate = {"runs": len(self.reports), "files": files, "stopped": len(stopped), "stopped_by_hash":
+                     layers["hash"], "stopped_by_frequency": layers["frequency"], "warned_only": warned,
+                     "quiet": quiet, "unusable": unusable}
+        if self.options.json:
+            print(json.dumps({"aggregate": aggregate}), file=self.out)
+        else:
+            print(f"{len(self.reports)} runs in {files} files: {len(stopped)} stopped ({layers['hash']} by the hash "
+                  f"layer, {layers['frequency']} by the frequency layer), {warned} warned only, {quiet} quiet, "
+                  f"{unusable} unusable.", file=self.out)
+
+
+def _write_csv(path: str, summaries: list[dict]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=_CSV_COLUMNS, extrasaction="ignore")
+        writer.writeheader()
+        for summary in summaries:
+            writer.writerow({**summary, "unmapped": " ".join(summary["unmapped"])})
+
+
+def _problem(options: argparse.Namespace) -> str | None:
+    """What is wrong with the options before anything is read, or None."""
+    if options.plot:
+        if len(options.paths) != 1 or os.path.isdir(options.paths[0]):
+            return f"--plot {options.plot}: draws one run; give one file (and --select or --run for a file of runs)"
+        from .plots import image_path_problem
+
+        problem = image_path_problem(options.plot)
+        if problem:
+            return f"--plot {options.plot}: {problem}"
+    if options.csv and not os.path.isdir(os.path.dirname(options.csv) or "."):
+        return f"--csv {options.csv}: no such directory {os.path.dirname(options.csv)!r}"
     return None
 
 
-def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``replay`` for parsed ``options``; print the table (or JSON Lines) and the summary; return the exit code."""
+def replay_command(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``replay`` for parsed ``options``, print as it goes, and return the exit code."""
     out = _Output(out if out is not None else sys.stdout)
     err = err if err is not None else sys.stderr
     try:
@@ -267,70 +309,47 @@ def replay_file(options: argparse.Namespace, out: TextIO | None = None, err: Tex
     except ValueError as exc:
         print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
         return EXIT_UNUSABLE
-    if options.plot:
-        problem = _plot_problem(options.plot)
-        if problem:
-            print(f"loopkit replay: error: --plot {options.plot}: {problem}", file=err)
-            return EXIT_UNUSABLE
-    source = sys.stdin.buffer if options.file == "-" else options.file
-    stream = iter_trace(source, options.format)
-    table = _Table(out)
-    tally = ReplayTally()
-    kept = [] if options.plot else None
     try:
-        for batch, decision in stream_replay(stream, config, tally, upstream=options.upstream):
-            if kept is not None:
-                kept.append(batch.calls)
-            if options.json:
-                record = {"step": batch.step, "where": batch.where, "action": decision.action,
-                          "layer": decision.layer, "count": decision.count, "tool": decision.tool,
-                          "fingerprint": decision.fingerprint, "calls": [c["name"] for c in batch.calls],
-                          "message": decision.message}
-                print(json.dumps(record), file=out)
-            elif decision.action != "ok":
-                table.row(batch.step, short_where(batch.where, stream.path), decision.action, decision.layer,
-                          decision.count, display_name(decision.tool or "-"), call_names(batch.calls))
-    except TraceError as exc:
-        print(f"loopkit replay: error: {exc}", file=err)
+        tool_map = ToolMap(options.tool_map, options.map) if (options.tool_map or options.map) else None
+    except MapError as exc:
+        print(f"loopkit replay: error: bad tool map: {exc}", file=err)
         return EXIT_UNUSABLE
-    stop = tally.stop
-    code = EXIT_STOPPED if stop else EXIT_OK
-    if options.json:
-        summary = {"file": stream.path, "format": stream.format, "container": stream.container,
-                   "messages": stream.messages, "batches": stream.batches, "calls": stream.calls,
-                   "replayed": tally.replayed, "warnings": tally.warnings, "first_warn_step": tally.first_warn,
-                   "stop_step": stop[0] if stop else None, "stop_layer": stop[1] if stop else None,
-                   "user_messages": stream.turns, "exit_code": code}
-        print(json.dumps({"summary": summary}), file=out)
-    else:
-        print(summary_line(stream, tally), file=out)
-    if options.plot:
-        if not kept:
-            print(f"loopkit replay: no tool calls, so no plot was written to {options.plot}", file=err)
-        else:
-            try:
-                _plot(kept, config, options.plot)
-            except (ImportError, OSError, ValueError) as exc:
-                print(f"loopkit replay: error: --plot {options.plot}: {exc}", file=err)
-                return EXIT_UNUSABLE
+    problem = _problem(options)
+    if problem:
+        print(f"loopkit replay: error: {problem}", file=err)
+        return EXIT_UNUSABLE
+    printer = _Printer(options, config, tool_map, out, err)
+    for report in report_paths(options.paths, config, upstream=options.upstream, format=options.format,
+                               max_bytes=options.max_bytes, select=dict(options.select), run_number=options.run,
+                               tool_map=tool_map, with_state=bool(options.plot), on_step=printer.step,
+                               on_run=printer.run_started):
+        printer.report(report)
+    printer.finish()
+    if options.csv:
+        _write_csv(options.csv, printer.reports)
+    code = max((summary["exit_code"] for summary in printer.reports), default=EXIT_OK)
+    if options.plot and not _plot(printer, config, options.plot, err):
+        code = EXIT_UNUSABLE
     out.flush()
     return code
 
 
-def _plot(batches: list, config: DetectorConfig, path: str) -> None:
-    import matplotlib
+def _plot(printer: _Printer, config: DetectorConfig, path: str, err: TextIO) -> bool:
+    """Draw the one replayed run to ``path``; say so on ``err`` when there is nothing to draw. False on failure."""
+    if printer.runs > 1 or not printer.detailed:
+        print(f"loopkit replay: the file holds several runs; pick one with --select or --run to plot it, so no "
+              f"plot was written to {path}", file=err)
+    elif not printer.kept:
+        print(f"loopkit replay: no tool calls, so no plot was written to {path}", file=err)
+    else:
+        from .plots import save_timeline
 
-    matplotlib.use("Agg")  # the command line has no display
-    import matplotlib.pyplot as plt
-
-    from . import trace
-    from .plots import timeline
-
-    drawn = timeline(trace.replay(batches, config), config)
-    first = drawn[0] if isinstance(drawn, (tuple, list)) else drawn  # an Axes, a tuple of Axes, or a Figure
-    figure = getattr(first, "figure", first)
-    figure.savefig(path, bbox_inches="tight")
-    plt.close(figure)
+        try:
+            save_timeline(printer.kept, config, path)
+        except (ImportError, OSError, ValueError) as exc:
+            print(f"loopkit replay: error: --plot {path}: {exc}", file=err)
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -343,4 +362,4 @@ def main(argv: list[str] | None = None) -> int:
     for channel in (sys.stdout, sys.stderr):  # a terminal that cannot encode a name gets an escape, not a crash
         if isinstance(channel, io.TextIOWrapper):
             channel.reconfigure(errors="backslashreplace")
-    return options.run(options)  # a reader that leaves early is handled inside: the code is still the verdict
+    return options.handler(options)  # a reader that leaves early is handled inside: the code is still the verdict

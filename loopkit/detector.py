@@ -39,6 +39,7 @@ from .keys import read_bucket, read_window
 __all__ = [
     "DetectorConfig",
     "Decision",
+    "Outcome",
     "Action",
     "Layer",
     "CountingWindow",
@@ -159,6 +160,26 @@ class Decision:
 
 #: The decision for an empty batch: nothing was counted, so there is no fingerprint either.
 OK = Decision("ok")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one detector made of a whole trace: the step of its first warning and of its stop (``None``: never).
+
+    The one vocabulary for a verdict, shared by the replay, the pattern tables and the peer models: ``action`` is
+    ``"stop"`` if it ever stopped, ``"warn"`` if it only warned, else ``"ok"``.
+
+    >>> Outcome("DeerFlow", warn_step=3).action, Outcome("Cline").action
+    ('warn', 'ok')
+    """
+
+    detector: str
+    warn_step: int | None = None
+    stop_step: int | None = None
+
+    @property
+    def action(self) -> Action:
+        return "stop" if self.stop_step is not None else "warn" if self.warn_step is not None else "ok"
 
 # The texts are this workbook's paraphrases. What matters for the middleware is which parts vary: upstream's hash
 # warning is one fixed text (so two hash warnings queued for a run merge into one), while its frequency warning

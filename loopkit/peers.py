@@ -33,12 +33,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .detector import DetectorConfig
+from .detector import DetectorConfig, Outcome
 from .middleware import PinnedMiddleware
 from .normalize import display_json, normalize_args
 
 __all__ = [
-    "PeerResult",
     "PeerModel",
     "DeerFlow",
     "GeminiCLI",
@@ -54,20 +53,6 @@ __all__ = [
 
 #: The label every peer model carries.
 SIMPLIFIED = "simplified model from public behaviour, not the real implementation"
-
-
-@dataclass(frozen=True)
-class PeerResult:
-    """The first step at which a detector warned and stopped (``None``: never) on one trace."""
-
-    detector: str
-    warn_step: int | None
-    stop_step: int | None
-
-    @property
-    def outcome(self) -> str:
-        """``"stop"``, ``"warn"`` or ``"none"``: the strongest thing the detector did."""
-        return "stop" if self.stop_step is not None else "warn" if self.warn_step is not None else "none"
 
 
 # -- keys: what each system compares --------------------------------------------------------------------------
@@ -109,7 +94,7 @@ class PeerModel:
     repo = ""
     note = SIMPLIFIED
 
-    def run(self, batches: Sequence[Sequence[Mapping]]) -> PeerResult:
+    def run(self, batches: Sequence[Sequence[Mapping]]) -> Outcome:
         """Replay ``batches`` and return the first warn and stop steps (steps count batches from 1)."""
         state = self._start()
         warn = None
@@ -118,8 +103,8 @@ class PeerModel:
             if "warn" in actions and warn is None:
                 warn = step
             if "stop" in actions:
-                return PeerResult(self.name, warn, step)
-        return PeerResult(self.name, warn, None)
+                return Outcome(self.name, warn, step)
+        return Outcome(self.name, warn, None)
 
     def _step(self, state: Any, batch: list) -> set:
         """What the model did over one batch, its calls fed one at a time in model order; a stop ends the batch."""
@@ -150,7 +135,7 @@ class GeminiCLI(PeerModel):
 
     >>> call = [{"name": "bash", "args": {"command": "pytest"}}]
     >>> GeminiCLI().run([call] * 12)
-    PeerResult(detector='Gemini CLI', warn_step=5, stop_step=10)
+    Outcome(detector='Gemini CLI', warn_step=5, stop_step=10)
     """
 
     name = "Gemini CLI"
@@ -263,7 +248,7 @@ class Cline(PeerModel):
 
     >>> grep = {"name": "search_files", "args": {"regex": "TODO"}}
     >>> Cline().run([[grep]] * 6)
-    PeerResult(detector='Cline', warn_step=3, stop_step=5)
+    Outcome(detector='Cline', warn_step=3, stop_step=5)
     """
 
     name = "Cline"
@@ -321,7 +306,7 @@ class DeerFlow(PeerModel):
 
     >>> batch = [{"name": "bash", "args": {"command": "pytest"}}]
     >>> DeerFlow().run([batch] * 6)
-    PeerResult(detector='DeerFlow', warn_step=3, stop_step=5)
+    Outcome(detector='DeerFlow', warn_step=3, stop_step=5)
     """
 
     name = "DeerFlow"
@@ -395,16 +380,16 @@ def _pattern_items(patterns: Any) -> list[tuple[str, list, str | None]]:
     return items
 
 
-def _verdict(label: str | None, outcome: str) -> str:
+def _verdict(label: str | None, action: str) -> str:
     if label not in ("loop", "progress"):
         return ""
-    acted = outcome != "none"
+    acted = action != "ok"
     if label == "loop":
         return "caught" if acted else "missed (false negative)"
     return "false alarm (false positive)" if acted else "quiet"
 
 
-def _cell(result: PeerResult) -> str:
+def _cell(result: Outcome) -> str:
     parts = []
     if result.warn_step is not None:
         parts.append(f"warn {result.warn_step}")
@@ -414,10 +399,10 @@ def _cell(result: PeerResult) -> str:
 
 
 def compare(patterns: Any, detectors: Iterable[PeerModel] | None = None):
-    """A pandas table, one row per (pattern, detector): first warn and stop steps, the outcome, and whether it
+    """A pandas table, one row per (pattern, detector): first warn and stop steps, the action, and whether it
     agrees with the pattern's human label (``loop`` or ``progress``).
 
-    Columns: ``pattern``, ``label``, ``detector``, ``warn_step``, ``stop_step`` (nullable ints), ``outcome``,
+    Columns: ``pattern``, ``label``, ``detector``, ``warn_step``, ``stop_step`` (nullable ints), ``action``,
     ``verdict`` and ``cell`` (a short text such as ``"warn 3, stop 5"`` for pivoting).
 
     >>> loop = [[{"name": "bash", "args": {"command": "pytest"}}]] * 6
@@ -436,8 +421,8 @@ def compare(patterns: Any, detectors: Iterable[PeerModel] | None = None):
         for model in models:
             result = model.run(batches)
             rows.append({"pattern": name, "label": label, "detector": model.name, "warn_step": result.warn_step,
-                         "stop_step": result.stop_step, "outcome": result.outcome,
-                         "verdict": _verdict(label, result.outcome), "cell": _cell(result)})
-    df = pd.DataFrame(rows, columns=["pattern", "label", "detector", "warn_step", "stop_step", "outcome",
+                         "stop_step": result.stop_step, "action": result.action,
+                         "verdict": _verdict(label, result.action), "cell": _cell(result)})
+    df = pd.DataFrame(rows, columns=["pattern", "label", "detector", "warn_step", "stop_step", "action",
                                      "verdict", "cell"])
     return df.astype({"warn_step": "Int64", "stop_step": "Int64"})

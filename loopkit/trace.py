@@ -1,31 +1,31 @@
-"""Replay a trace through the detector and get one table row per batch (chapters 05, 06 and 09).
+"""Replay tables: one pandas row per batch of a trace, with the detector's counts and decision (chapters 05-09).
 
 This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import trace``.
 
 A *trace* is a list of batches, one per model turn, each a list of ``{"name": ..., "args": ...}`` calls (a
-:class:`~loopkit.patterns.Pattern` works too). :func:`replay` feeds the batches to a fresh middleware model
-(:class:`~loopkit.middleware.PinnedMiddleware` by default), in order and in one run, and records after each batch
-what the detector saw and decided.
+:class:`~loopkit.patterns.Pattern` works too). :func:`replay` runs it through :func:`loopkit.replay.replay_batches`
+(a fresh :class:`~loopkit.middleware.PinnedMiddleware` by default) and :func:`table` turns the replayed steps
+into rows: what the detector saw and decided after each batch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from .detector import DetectorConfig
+from .detector import DetectorConfig, Outcome, tool_names
 from .middleware import LoopMiddleware, middleware_for
 from .patterns import PATTERNS, as_batches
+from .replay import Step, replay_batches
 
-__all__ = ["TOOL_PREFIX", "replay", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
+__all__ = ["TOOL_PREFIX", "replay", "table", "config_of", "tool_columns", "first_steps", "verdict", "pattern_table"]
 
 #: Column prefix of the per-tool windowed call counts in a replay table: ``"calls:read_file"`` and so on.
 TOOL_PREFIX = "calls:"
 
 
 def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str = "pinned",
-           thread_id: Hashable = "default", run_id: Hashable = "default", middleware: LoopMiddleware | None = None,
-           until_stop: bool = False):
+           middleware: LoopMiddleware | None = None, until_stop: bool = False):
     """Feed ``batches`` to a fresh middleware, in order and in one run, and return one row per batch.
 
     Columns: ``step`` (1-based), ``n_calls``, ``fingerprint``, ``hash_count`` (the fingerprint's count in the hash
@@ -40,8 +40,6 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str 
     >>> df["action"].tolist(), df["hash_count"].tolist(), df["calls:bash"].tolist()
     (['ok', 'ok', 'warn', 'ok', 'stop'], [1, 2, 3, 4, 5], [1, 2, 2, 3, 3])
     """
-    import pandas as pd
-
     if middleware is not None:
         if config is not None:
             raise ValueError("pass either config or middleware to replay(), not both")
@@ -52,22 +50,25 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str 
         raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
     trace = as_batches(batches)
     middleware = middleware if middleware is not None else middleware_for(upstream, config)
+    steps = replay_batches(trace, middleware, with_state=True, until_stop=until_stop)
+    return table(steps, middleware.config)
+
+
+def table(steps: Iterable[Step], config: DetectorConfig):
+    """The replay table of :func:`replay` from replayed steps that kept their state (``with_state=True``)."""
+    import pandas as pd
 
     rows = []
     tools: dict[str, int] = {}  # tool -> highest windowed count seen, in first-seen order
-    for step, batch in enumerate(trace, start=1):
-        decision = middleware.after_model(batch, thread_id, run_id)
-        state = middleware.snapshot(thread_id, run_id) or {"hash_counts": {}, "tool_counts": {}}
+    for step in steps:
+        state = step.state or {"hash_counts": {}, "tool_counts": {}}
         counts = state["tool_counts"]
-        for call in batch:
-            name = call.get("name", "") if isinstance(call, Mapping) else ""
-            if name:
-                name = name if isinstance(name, str) else str(name)
-                tools[name] = max(tools.get(name, 0), counts.get(name, 0))
-        rows.append((step, len(batch), decision.fingerprint, state["hash_counts"].get(decision.fingerprint, 0),
-                     counts, decision.action, decision.layer, decision.tool, decision.count))
-        if until_stop and decision.action == "stop":
-            break
+        for name in tool_names(step.calls):
+            tools[name] = max(tools.get(name, 0), counts.get(name, 0))
+        decision = step.decision
+        rows.append((step.step, len(step.calls), decision.fingerprint,
+                     state["hash_counts"].get(decision.fingerprint, 0), counts, decision.action, decision.layer,
+                     decision.tool, decision.count))
 
     ordered = sorted(tools, key=lambda t: -tools[t])  # stable: ties keep first-seen order
     columns = ["step", "n_calls", "fingerprint", "hash_count", *(TOOL_PREFIX + t for t in ordered),
@@ -87,7 +88,7 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str 
     df = pd.DataFrame(data, columns=columns)
     df = df.astype({c: "int64" for c in columns if c not in ("fingerprint", "action", "layer", "tool", "count")})
     df = df.astype({"count": "Int64"})  # empty for ok
-    df.attrs["config"] = middleware.config.as_dict()  # plain values: pandas deep-copies attrs
+    df.attrs["config"] = config.as_dict()  # plain values: pandas deep-copies attrs
     return df
 
 
@@ -113,8 +114,7 @@ def first_steps(df) -> tuple[int | None, int | None]:
 
 def verdict(df) -> str:
     """What the detector made of a whole trace: ``"stop"``, ``"warn"`` (warned but never stopped) or ``"ok"``."""
-    first_warn, first_stop = first_steps(df)
-    return "stop" if first_stop is not None else "warn" if first_warn is not None else "ok"
+    return Outcome("DeerFlow", *first_steps(df)).action
 
 
 def pattern_table(config: DetectorConfig | None = None, names: str | Iterable[str] | None = None, *,

@@ -189,7 +189,7 @@ def test_a_long_cycle_evades_deerflow_and_every_peer():
     result = score(steps(*CYCLE * 6))
     assert result.check.loops and result.check.wasted == 50  # every step after the first cycle
     assert result.evaded and result.points == 50
-    assert result.deerflow.outcome == "none" and result.caught_by == ()
+    assert result.deerflow.action == "ok" and result.caught_by == ()
     assert str(result).splitlines() == [
         "Checker: 60 steps, 50 wasted: it truly loops.",
         "DeerFlow: never warned, never stopped.",

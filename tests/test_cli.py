@@ -27,9 +27,11 @@ def chat_line(i, name, args):
 def test_help_documents_the_exit_codes():
     out = replay("--help")
     assert out.returncode == 0
-    for line in ("0  nothing stopped", "1  the detector would have stopped the run", "2  unusable input"):
+    for line in ("0  nothing stopped", "1  the detector would have stopped a run", "2  unusable input"):
         assert line in out.stdout
-    assert "--override TOOL=WARN:HARD" in out.stdout and "--json" in out.stdout and "--plot" in out.stdout
+    for option in ("--override TOOL=WARN:HARD", "--json", "--plot", "--csv", "--select KEY=VALUE", "--run N",
+                   "--tool-map PRESET", "--map RULE", "--upstream", "--max-bytes SIZE", "FILE_OR_DIR"):
+        assert option in out.stdout, option
 
 
 def test_no_command_is_a_usage_error():
@@ -37,7 +39,7 @@ def test_no_command_is_a_usage_error():
     assert out.returncode == 2 and "replay" in out.stderr
 
 
-def test_looping_session_warns_then_stops_with_exit_1():
+def test_looping_session_warns_then_stops_with_exit_1_and_says_why():
     # coding_loop: read_file src/calendar/dates.py in bucket 0-0 at steps 2, 5, 6, 9, 11, 13... and the same
     # pytest at steps 1, 4, 8, 10, 12... The read reaches 3 at step 6 (warn) and 5 at step 11 (stop); the pytest
     # batch reaches 3 at step 8 (warn). Batch k's assistant message is on line 2k + 1 (two header lines, then
@@ -46,16 +48,20 @@ def test_looping_session_warns_then_stops_with_exit_1():
     assert out.returncode == 1, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].split() == ["step", "at", "action", "layer", "count", "tool", "calls"]
-    rows = [line.split() for line in lines[1:-1]]
+    rows = [line.split() for line in lines[1:-1] if not line.strip().startswith("why:")]
     assert rows == [
         ["6", "line", "13", "warn", "hash", "3", "-", "read_file"],
         ["8", "line", "17", "warn", "hash", "3", "-", "bash"],
         ["11", "line", "23", "stop", "hash", "5", "-", "read_file"],
     ]
+    whys = [line.strip() for line in lines if line.strip().startswith("why:")]
+    assert whys == ["why: hash layer: the same batch 3 times in the last 20 turns (warns at 3)"] * 2 + [
+        "why: hash layer: the same batch 5 times in the last 20 turns (stops at 5)"]
     assert lines[-1] == (
         "coding_loop.openai_chat.jsonl: openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches, "
         "20 tool calls. DeerFlow would have warned 2 times (first at step 6), then stopped the run at step 11 "
-        "(hash layer, count 5); 9 later batches would never have run."
+        "(hash layer, count 5); 9 later batches would never have run. Why: hash layer: the same batch 5 times in "
+        "the last 20 turns (stops at 5)."
     )
     assert out.stderr == ""
 
@@ -84,9 +90,13 @@ def test_json_output_is_one_object_per_replayed_batch_then_a_summary():
     assert [(d["step"], d["action"]) for d in decisions if d["action"] != "ok"] == [(6, "warn"), (8, "warn"), (11, "stop")]
     assert decisions[10]["where"] == f"{LOOP}:23" and decisions[10]["calls"] == ["read_file"]
     assert len(decisions[0]["fingerprint"]) == 12 and "final answer" in decisions[10]["message"]
-    assert summary == {"file": str(LOOP), "format": "openai-chat", "container": "JSON Lines", "messages": 42,
-                       "batches": 20, "calls": 20, "replayed": 11, "warnings": 2, "first_warn_step": 6,
-                       "stop_step": 11, "stop_layer": "hash", "user_messages": 1, "exit_code": 1}
+    assert summary == {"file": str(LOOP), "run": None, "format": "openai-chat", "messages": 42, "batches": 20,
+                       "calls": 20, "replayed": 11, "warnings": 2, "first_warn_step": 6, "stop_step": 11,
+                       "stop_layer": "hash", "stop_tool": None,
+                       "why": "hash layer: the same batch 5 times in the last 20 turns (stops at 5)",
+                       "user_messages": 1, "skipped": {}, "unmapped": [], "error": None, "exit_code": 1}
+    assert decisions[5]["why"] == "hash layer: the same batch 3 times in the last 20 turns (warns at 3)"
+    assert decisions[0]["why"] is None
 
 
 def test_thresholds_change_the_verdict():
@@ -107,9 +117,14 @@ def test_frequency_flags_and_override(tmp_path):
     out = replay(path)
     assert out.returncode == 0
     assert out.stdout.splitlines()[1].split() == ["30", "line", "30", "warn", "frequency", "30", "bash", "bash"]
+    assert out.stdout.splitlines()[2].strip() == (
+        "why: frequency layer: 'bash' called 30 times in the last 50 calls (warns at 30); this is a call budget, "
+        "not a repeat. Raise it with --override bash=WARN:HARD")
     assert replay(path, "--override", "bash=40:60").stdout.endswith("would neither have warned nor stopped.\n")
     out = replay(path, "--freq-warn", "10", "--freq-hard", "20")
     assert out.returncode == 1 and "stopped the run at step 20 (frequency layer, 'bash' count 20)" in out.stdout
+    assert ("Why: frequency layer: 'bash' called 20 times in the last 20 calls (stops at 20); this is a call "
+            "budget, not a repeat. Raise it with --override bash=WARN:HARD.") in out.stdout
 
 
 @pytest.mark.parametrize(
@@ -201,12 +216,13 @@ def test_python_literal_args_with_an_int_key_exit_2_with_the_line(tmp_path):
 
 def test_a_batch_the_detector_cannot_key_is_a_located_error():
     # in-memory batches skip the adapters' checks; the replay still names the batch instead of crashing
-    from loopkit.cli import stream_replay
+    from loopkit import PinnedMiddleware
     from loopkit.providers import Batch, TraceError
+    from loopkit.replay import replay_batches
 
     batches = [Batch(1, "t.jsonl:4", [{"name": "bash", "args": {1: "a", "b": 2}, "id": "1"}])]
     with pytest.raises(TraceError, match=r"^t\.jsonl:4: the detector cannot key this batch"):
-        list(stream_replay(batches))
+        list(replay_batches(batches, PinnedMiddleware()))
 
 
 @pytest.mark.parametrize("how", ["-", "/dev/stdin"])
@@ -272,7 +288,7 @@ def test_tool_names_are_escaped_for_the_terminal(tmp_path):
 
 
 def test_call_names_escapes_control_and_surrogate_characters():
-    from loopkit.cli import call_names, display_name
+    from loopkit.replay import call_names, display_name
 
     assert display_name("read_file") == "read_file" and display_name("読む") == "読む"
     assert display_name("a\x07\nb\ud800") == "a\\x07\\nb\\ud800"
@@ -284,3 +300,155 @@ def test_an_empty_transcript_exits_2_whatever_its_suffix(tmp_path):
         (tmp_path / name).write_text("")
         out = replay(tmp_path / name)
         assert out.returncode == 2 and "the file is empty" in out.stderr, (name, out)
+
+
+# -- issue 11: no silent zero, many runs, tool maps, verdicts explained ----------------------------------------------
+
+TRANSCRIPTS = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+
+
+def test_a_file_of_no_known_shape_is_unusable_and_says_how_to_pick_a_format(tmp_path):
+    path = tmp_path / "odd.jsonl"
+    path.write_text('{"speaker": "agent", "text": "hi"}\n{"speaker": "user", "text": "ok"}\n')
+    out = replay(path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert f"{path}: no record was read as a message of any format: 2 records" in out.stderr
+    assert "tried claude-code, codex," in out.stderr and "openai-chat" in out.stderr and "--format NAME" in out.stderr
+    out = replay(path, "--format", "claude-code")
+    assert out.returncode == 2 and "no record was read as a claude-code message" in out.stderr
+
+
+def test_known_messages_without_tool_calls_stay_valid():
+    out = replay(SMALL_TALK, "--format", "openai-chat")
+    assert out.returncode == 0 and out.stdout.strip() == (
+        f"{SMALL_TALK}: openai-chat (as requested) in a JSON array; 3 messages, no tool calls")
+
+
+def loop_file(path, calls=6):
+    path.write_text(chat_line(0, "ls", {}) * calls)
+    return path
+
+
+def test_a_folder_gets_one_row_per_run_an_aggregate_and_the_worst_exit_code(tmp_path):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    loop_file(folder / "a_loop.jsonl")
+    (folder / "b_broken.jsonl").write_text("not json\n")
+    (folder / "c_quiet.json").write_text(json.dumps([{"role": "user", "content": "hi"}]))
+    (folder / "notes.txt").write_text("not a transcript")
+    out = replay(folder)
+    assert out.returncode == 2  # one unusable input wins over the stopped run
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["run", "format", "batches", "calls", "warn", "stop", "layer", "note"]
+    rows = {line.split()[0].rsplit("/", 1)[-1]: line for line in lines[1:-1]}
+    assert set(rows) == {"a_loop.jsonl", "b_broken.jsonl", "c_quiet.json"}
+    assert rows["a_loop.jsonl"].split()[1:7] == ["openai-chat", "6", "6", "3", "5", "hash"]
+    assert "unusable: " in rows["b_broken.jsonl"] and "b_broken.jsonl:1: invalid JSON" in rows["b_broken.jsonl"]
+    assert lines[-1] == ("3 runs in 3 files: 1 stopped (1 by the hash layer, 0 by the frequency layer), "
+                         "0 warned only, 1 quiet, 1 unusable.")
+    (folder / "b_broken.jsonl").unlink()
+    assert replay(folder).returncode == 1
+    (folder / "a_loop.jsonl").unlink()
+    assert replay(folder).returncode == 0
+
+
+def test_several_files_and_csv(tmp_path):
+    target = tmp_path / "rows.csv"
+    out = replay(LOOP, PROGRESS, "--csv", target)
+    assert out.returncode == 1
+    import csv
+
+    rows = list(csv.DictReader(target.open()))
+    assert [(pathlib.Path(r["file"]).name, r["stop_step"], r["stop_layer"], r["exit_code"]) for r in rows] == [
+        (LOOP.name, "11", "hash", "1"), (PROGRESS.name, "", "", "0")]
+    assert rows[0]["why"].startswith("hash layer: the same batch 5 times")
+    out = replay(LOOP, "--csv", tmp_path / "no" / "rows.csv")
+    assert out.returncode == 2 and "no such directory" in out.stderr
+
+
+def test_json_for_several_runs_is_a_summary_each_then_an_aggregate():
+    out = replay(LOOP, PROGRESS, "--json")
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [list(r) for r in records] == [["summary"], ["summary"], ["aggregate"]]
+    assert records[-1]["aggregate"] == {"runs": 2, "files": 2, "stopped": 1, "stopped_by_hash": 1,
+                                        "stopped_by_frequency": 0, "warned_only": 0, "quiet": 1, "unusable": 0}
+    assert all(r["summary"]["format"] in ("openai-chat", "anthropic") for r in records[:2])
+
+
+def test_a_file_of_runs_is_rows_and_select_or_run_picks_one_in_detail():
+    runs = TRANSCRIPTS / "openhands_output.jsonl"
+    out = replay(runs)
+    assert out.returncode == 0 and out.stdout.splitlines()[-1].startswith("2 runs in 1 files:")
+    first_id = json.loads(runs.read_text().splitlines()[0])["instance_id"]
+    out = replay(runs, "--select", f"instance_id={first_id}")
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[-1].startswith(f"{runs} (instance_id={first_id}): openhands (auto-detected)")
+    out = replay(runs, "--run", "2")
+    assert out.stdout.splitlines()[-1].startswith(f"{runs} (instance_id=")
+    assert first_id not in out.stdout
+    out = replay(runs, "--select", "instance_id=nobody")
+    assert out.returncode == 2 and "no run matches instance_id=nobody" in out.stderr
+    assert replay(runs, "--run", "0").returncode == 2 and replay(runs, "--select", "nokey").returncode == 2
+
+
+def test_tool_names_are_mapped_or_the_summary_says_they_were_not():
+    session = TRANSCRIPTS / "claude_code.session.jsonl"
+    out = replay(session)
+    assert out.returncode == 0
+    assert "Tool names were replayed as claude-code wrote them; --tool-map claude-code maps" in out.stdout
+    mapped = replay(session, "--tool-map", "claude-code", "--json")
+    summary = json.loads(mapped.stdout.splitlines()[-1])["summary"]
+    assert mapped.returncode == 0 and summary["format"] == "claude-code"
+    records = [json.loads(line) for line in mapped.stdout.splitlines()[:-1]]
+    assert "read_file" in {name for r in records for name in r["calls"]}
+    out = replay(session, "--tool-map", "claude-code", "--map", "Read=read_file:file_path>path")
+    assert out.returncode == 0
+    out = replay(session, "--map", "Read")
+    assert out.returncode == 2 and "bad tool map" in out.stderr
+    assert replay(session, "--tool-map", "nobody").returncode == 2
+
+
+def test_unmapped_tools_are_named(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text(chat_line(0, "Read", {"file_path": "a.py", "offset": 1, "limit": 10}) +
+                    chat_line(1, "Frobnicate", {"x": 1}))
+    out = replay(path, "--tool-map", "claude-code")
+    assert out.returncode == 0 and "Tools left unmapped: Frobnicate." in out.stdout
+
+
+def test_upstream_run_scoped_forgets_earlier_user_turns(tmp_path):
+    path = tmp_path / "turns.jsonl"
+    turn = json.dumps({"role": "user", "content": "next"}) + "\n" + chat_line(0, "bash", {"command": "pytest"})
+    path.write_text(turn * 5)
+    pinned = replay(path)
+    assert pinned.returncode == 1 and "stopped the run at step 5 (hash layer, count 5)" in pinned.stdout
+    assert "Note: 5 user prompts; each starts a new run of the thread." in pinned.stdout
+    later = replay(path, "--upstream", "run-scoped")
+    assert later.returncode == 0 and "DeerFlow's later run-scoped contract would neither" in later.stdout
+
+
+def test_a_decompression_bomb_is_refused_at_max_bytes(tmp_path):
+    import gzip
+
+    path = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(path, "wb") as handle:
+        line = chat_line(0, "ls", {}).encode()
+        for _ in range(20_000):
+            handle.write(line)
+    assert path.stat().st_size < 100_000
+    out = replay(path, "--max-bytes", "64K")
+    assert out.returncode == 2 and "expands past 65536 bytes" in out.stderr
+    assert replay(path).returncode == 1  # under the default 1 GiB it is simply a long loop
+    assert replay(path, "--max-bytes", "lots").returncode == 2
+
+
+def test_plot_of_a_file_of_runs_needs_a_pick(tmp_path):
+    pytest.importorskip("matplotlib")
+    runs = TRANSCRIPTS / "openhands_output.jsonl"
+    target = tmp_path / "t.png"
+    out = replay(runs, "--plot", target)
+    assert "pick one with --select or --run" in out.stderr and not target.exists()
+    out = replay(runs, "--run", "1", "--plot", target)
+    assert out.returncode == 0 and target.read_bytes()[:4] == b"\x89PNG"
+    out = replay(TRANSCRIPTS, "--plot", target)
+    assert out.returncode == 2 and "draws one run" in out.stderr

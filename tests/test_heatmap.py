@@ -50,7 +50,7 @@ def test_colours_match_outcomes():
     ax = plots.heatmap(table())
     cmap = ax.images[0].get_cmap()
     assert [matplotlib.colors.to_hex(cmap(i / 2)) for i in range(3)] == [
-        OUTCOME_COLOURS["none"], OUTCOME_COLOURS["warn"], OUTCOME_COLOURS["stop"]]
+        OUTCOME_COLOURS["ok"], OUTCOME_COLOURS["warn"], OUTCOME_COLOURS["stop"]]
     plt.close(ax.figure)
 
 

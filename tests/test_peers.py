@@ -5,7 +5,7 @@ Every expected step below is counted by hand from the stated rule, not computed 
 import pandas as pd
 import pytest
 
-from loopkit.detector import DetectorConfig
+from loopkit.detector import DetectorConfig, Outcome
 from loopkit.peers import (
     DETECTORS,
     PEERS,
@@ -15,7 +15,6 @@ from loopkit.peers import (
     GeminiCLI,
     OpenCode,
     OpenHands,
-    PeerResult,
     RooCode,
     compare,
 )
@@ -88,7 +87,7 @@ def test_cline_notices_at_three_and_stops_at_five():
     assert run(Cline(), [A] * 4) == (3, None)
     assert run(Cline(), [A] * 5) == (3, 5)
     assert run(Cline(), [B, B, A, A, A, A, A]) == (5, 7)
-    assert Cline().run([[A] * 5]) == PeerResult("Cline", 1, 1)  # the notice and the stop in one batch
+    assert Cline().run([[A] * 5]) == Outcome("Cline", 1, 1)  # the notice and the stop in one batch
 
 
 def test_cline_needs_consecutive_calls_and_ignores_key_order():
@@ -184,9 +183,9 @@ def test_openhands_alternation_over_six_pairs():
 
 
 def test_deerflow_column_uses_the_detector_per_batch():
-    assert DeerFlow().run(one_per_batch([A] * 6)) == PeerResult("DeerFlow", 3, 5)
+    assert DeerFlow().run(one_per_batch([A] * 6)) == Outcome("DeerFlow", 3, 5)
     assert DeerFlow(DetectorConfig(warn_threshold=2, hard_limit=4)).run(one_per_batch([A] * 6)) == \
-        PeerResult("DeerFlow", 2, 4)
+        Outcome("DeerFlow", 2, 4)
     # a parallel batch counts once per batch for the hash layer, unlike the per-call peers
     assert DeerFlow().run([[A, B]] * 3).warn_step == 3
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
@@ -212,7 +211,7 @@ def test_compare_table_rows_and_verdicts():
         "reads": (one_per_batch(distinct(6)), "progress"),
     }
     df = compare(patterns, [DeerFlow(), RooCode(), OpenHands()])
-    assert list(df.columns) == ["pattern", "label", "detector", "warn_step", "stop_step", "outcome", "verdict", "cell"]
+    assert list(df.columns) == ["pattern", "label", "detector", "warn_step", "stop_step", "action", "verdict", "cell"]
     assert len(df) == 9
     table = {(r.pattern, r.detector): (r.cell, r.verdict) for r in df.itertuples()}
     assert table[("exact repeat", "DeerFlow")] == ("warn 3, stop 5", "caught")

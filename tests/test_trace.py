@@ -65,15 +65,13 @@ def test_a_pattern_object_replays_like_its_batches_and_empty_batches_are_rows():
     assert df["action"].tolist() == ["ok", "ok"] and df["hash_count"].tolist() == [0, 1]
 
 
-def test_scope_and_middleware_arguments():
+def test_a_middleware_passed_in_keeps_its_state_between_replays():
     m = PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
-    trace.replay([A], middleware=m, thread_id="t", run_id="r1")
-    assert m.detector.scopes == ["t"]
-    df = trace.replay([A, A], middleware=m, thread_id="t", run_id="r2")  # the thread already holds one A
-    assert df["action"].tolist() == ["warn", "stop"]
+    trace.replay([A], middleware=m)
+    assert trace.replay([A, A], middleware=m)["action"].tolist() == ["warn", "stop"]  # the thread holds one A
     scoped = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
-    trace.replay([A], middleware=scoped, thread_id="t", run_id="r1")
-    assert trace.replay([A, A], middleware=scoped, thread_id="t", run_id="r2")["action"].tolist() == ["ok", "warn"]
+    trace.replay([A], middleware=scoped)
+    assert trace.replay([A, A], middleware=scoped)["action"].tolist() == ["warn", "stop"]  # one run, one scope
 
 
 def test_the_two_upstream_orderings_replay_the_contrast():

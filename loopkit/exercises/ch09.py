@@ -24,8 +24,8 @@ q2 = Question(
                           "their exact lines, and it has no short cycle. Only DeerFlow's read buckets and its "
                           "20-batch window see the repetition."),
     solution=0,
-    solution_code="answer = 0   # [p.run(loop.batches).outcome for p in peers.PEERS] is all 'none'",
-    hint="Run each model in peers.PEERS on the looping session's batches and count the outcomes that are not 'none'.",
+    solution_code="answer = 0   # [p.run(loop.batches).action for p in peers.PEERS] is all 'ok'",
+    hint="Run each model in peers.PEERS on the looping session's batches and count the actions that are not 'ok'.",
     wrong=[5, 1, 2, 3],
 )
 

@@ -13,6 +13,8 @@ from .._lazy import lazy_exports
 _EXPORTS = {
     "timeline": "timelines",  # chapter 05
     "heatmap": "heatmaps",  # chapter 09
+    "save_timeline": "files",  # the command line's --plot
+    "image_path_problem": "files",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 __all__ = ["heatmap", "cell_text"]
 
 #: Colours of the three outcomes: nothing, a warning (or feedback), a stop (or a block that waits for a human).
-OUTCOME_COLOURS = {"none": "#eeeeee", "warn": "#f4b942", "stop": "#d9534f"}
+OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#f4b942", "stop": "#d9534f"}
 _WRONG = ("missed (false negative)", "false alarm (false positive)")
 
 
@@ -37,7 +37,7 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch, Rectangle
 
-    needed = {"pattern", "label", "detector", "warn_step", "stop_step", "outcome", "verdict"}
+    needed = {"pattern", "label", "detector", "warn_step", "stop_step", "action", "verdict"}
     missing = needed - set(getattr(df, "columns", ()))
     if missing:
         raise ValueError(f"df must be the table loopkit.peers.compare() returns; it lacks {sorted(missing)}")
@@ -45,14 +45,14 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
         raise ValueError("df is empty: compare() at least one pattern with at least one detector")
     patterns = list(dict.fromkeys(df["pattern"]))
     detectors = list(dict.fromkeys(df["detector"]))
-    order = {"none": 0, "warn": 1, "stop": 2}
+    order = {"ok": 0, "warn": 1, "stop": 2}
     grid = [[0] * len(detectors) for _ in patterns]
     labels = {}
     if ax is None:
         _, ax = plt.subplots(figsize=(1.3 * len(detectors) + 3.2, 0.42 * len(patterns) + 1.6))
     for row in df.itertuples(index=False):
         i, j = patterns.index(row.pattern), detectors.index(row.detector)
-        grid[i][j] = order[row.outcome]
+        grid[i][j] = order[row.action]
         labels[row.pattern] = row.label
         ax.text(j, i, cell_text(None if _missing(row.warn_step) else row.warn_step,
                                 None if _missing(row.stop_step) else row.stop_step),
@@ -60,7 +60,7 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
         if row.verdict in _WRONG:
             ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2,
                                    zorder=5))
-    colours = ListedColormap([OUTCOME_COLOURS[k] for k in ("none", "warn", "stop")])
+    colours = ListedColormap([OUTCOME_COLOURS[k] for k in ("ok", "warn", "stop")])
     ax.imshow(grid, cmap=colours, vmin=0, vmax=2, aspect="auto")
     ax.set_xticks(range(len(detectors)), detectors, rotation=30, ha="right")
     ax.set_yticks(range(len(patterns)),
@@ -70,7 +70,7 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
     ax.grid(which="minor", color="white", linewidth=1.5)
     ax.tick_params(which="minor", length=0)
     handles = [Patch(color=OUTCOME_COLOURS[k], label=text) for k, text in
-               (("none", "no action"), ("warn", "warn / feedback"), ("stop", "stop / block"))]
+               (("ok", "no action"), ("warn", "warn / feedback"), ("stop", "stop / block"))]
     handles.append(Patch(facecolor="white", edgecolor="black", linewidth=2, label="disagrees with the label"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
               title="w = warn step, s = stop step", title_fontsize=8)

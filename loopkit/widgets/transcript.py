@@ -1,7 +1,7 @@
 """Chapter 09's view: pick a transcript and thresholds; see what DeerFlow's detector and the peer models would do.
 
-The replay is :func:`loopkit.cli.stream_replay`, the same one ``python -m loopkit replay`` runs, so the panel and
-the command can never disagree.
+The replay is :func:`loopkit.replay.report_paths`, the same one ``python -m loopkit replay`` runs, so the panel
+and the command can never disagree.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pathlib
 
 import ipywidgets as W
 
-from ..cli import ReplayTally, call_names, short_where, stream_replay, summary_line
+from ..adapters import load_trace
 from ..detector import DetectorConfig
 from ..peers import PEERS
-from ..providers import iter_trace
+from ..replay import call_names, report_paths, short_where, summary_line
 from ._base import View, table_html
 
 __all__ = ["transcript_files", "render_transcript", "transcript_replay"]
@@ -34,18 +34,21 @@ def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
     Bad thresholds raise ``ValueError`` (the view shows its message).
     """
     config = DetectorConfig(warn_threshold=warn, hard_limit=hard, window_size=window)
-    stream = iter_trace(path)
-    tally = ReplayTally()
-    batches, rows = [], []
-    for batch, decision in stream_replay(stream, config, tally):
-        if decision.action != "ok":
-            rows.append({"step": batch.step, "at": short_where(batch.where, stream.path), "action": decision.action,
-                         "layer": decision.layer, "count": decision.count, "calls": call_names(batch.calls)})
-    for batch in iter_trace(path):  # the peers judge the whole trace
-        batches.append(batch.calls)
-    parts = [f"<p>{html.escape(summary_line(stream, tally))}</p>"]
-    if not stream.calls:
+    rows = []
+
+    def keep(step) -> None:
+        if step.decision.action != "ok":
+            d = step.decision
+            rows.append({"step": step.step, "at": short_where(step.where, path), "action": d.action,
+                         "layer": d.layer, "count": d.count, "calls": call_names(step.calls)})
+
+    report = next(report_paths([path], config, on_step=keep))
+    if report.error:
+        return f"<pre style='color:#b00'>{html.escape(report.error)}</pre>"
+    parts = [f"<p>{html.escape(summary_line(report))}</p>"]
+    if not report.calls:
         return "".join(parts)
+    batches = load_trace(path).batches  # the peers judge the whole trace, past DeerFlow's stop
     parts.append("<b>Batches that warned or stopped</b>" + table_html(rows))
     peers = []
     for model in PEERS:
