@@ -4,7 +4,7 @@ Generates a 200k-line OpenAI-chat transcript (100k assistant turns, each followe
 calls over five tools, with a short repeat every 97 turns), then measures:
 
 - parsing alone (loopkit.providers.iter_trace), in lines per second;
-- parsing plus the detector (loopkit.cli.stream_replay), in batches per second;
+- parsing plus the detector (loopkit.replay.replay_batches), in batches per second;
 - the whole command in a subprocess, with its peak RSS (steady memory is what tests/test_memory_stream.py checks).
 
 Usage: python benchmarks/bench_cli_replay.py [LINES]
@@ -20,8 +20,9 @@ import sys
 import tempfile
 import time
 
-from loopkit.cli import ReplayTally, stream_replay
+from loopkit import PinnedMiddleware
 from loopkit.providers import iter_trace
+from loopkit.replay import replay_batches
 
 TOOLS = ("read_file", "bash", "grep", "web_search", "ls")
 
@@ -59,7 +60,7 @@ def main(argv: list[str]) -> int:
         print(f"parse only          {lines / parse:>12,.0f} lines/s   ({parse:.2f} s)")
 
         def replay():
-            for _ in stream_replay(iter_trace(path), tally=ReplayTally()):
+            for _ in replay_batches(iter_trace(path), PinnedMiddleware()):
                 pass
 
         full = best_of(3, replay)

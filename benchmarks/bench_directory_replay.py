@@ -1,0 +1,141 @@
+"""Throughput and memory of `python -m loopkit replay FOLDER` over 100+ MB of generated transcripts.
+
+Usage: python benchmarks/bench_directory_replay.py [--files N] [--mb-per-file M]
+
+Generates a folder of transcripts in four formats, half JSON Lines (OpenAI Chat, Claude Code) and half JSON
+documents (Anthropic Messages, a DeerFlow/LangGraph thread state), each a coding session of 60-80 model turns
+whose tool results are file contents of 1-3 KB, as real sessions are; no file is stopped, so every batch is
+replayed. Then it runs the command on the folder in a
+subprocess and reports MB/s (of transcript bytes) and the peak RSS, and runs it again on a folder of a quarter
+as many files of the same size: steady memory means the two peaks are close.
+
+The goal (issue 11): at least 30 MB/s, in memory that does not grow with the number of files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+GOAL_MB_S = 30.0
+WRAPPER = """
+import resource, subprocess, sys, time
+started = time.perf_counter()
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+elapsed = time.perf_counter() - started
+print(code.returncode, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def _session(rng: random.Random, turns: int) -> list[tuple[str, dict, str]]:
+    """(tool, args, result) per turn: reads of a codebase, edits, tests. The calls are varied enough that the
+    detector never stops a file, so every batch of every file is replayed (a stop would end the replay early)."""
+    calls = []
+    for turn in range(turns):
+        module = rng.randint(0, 40)
+        kind = rng.choice(("read", "read", "grep", "edit", "test"))
+        if kind == "read":
+            start = rng.randint(1, 4000)
+            call = ("read_file", {"path": f"src/pkg/m{module}.py", "start_line": start, "end_line": start + 120})
+        elif kind == "grep":
+            call = ("grep", {"pattern": f"def f{rng.randint(0, 999)}", "path": "src"})
+        elif kind == "edit":
+            call = ("str_replace", {"path": f"src/pkg/m{module}.py", "old_str": f"x = {turn}",
+                                    "new_str": f"x = {turn + 1}"})
+        else:
+            call = ("bash", {"command": f"pytest tests/test_m{module}.py -q -k case{turn}"})
+        body = "".join(f"line {i}: value = compute({i}, {turn})\n" for i in range(rng.randint(30, 90)))
+        calls.append((*call, body))
+    return calls
+
+
+def _openai_chat(session, handle) -> None:
+    handle.write(json.dumps({"role": "user", "content": "fix the failing tests"}) + "\n")
+    for k, (tool, args, body) in enumerate(session):
+        handle.write(json.dumps({"role": "assistant", "content": "", "tool_calls": [
+            {"id": f"c{k}", "type": "function", "function": {"name": tool, "arguments": json.dumps(args)}}]}) + "\n")
+        handle.write(json.dumps({"role": "tool", "tool_call_id": f"c{k}", "content": body}) + "\n")
+
+
+def _claude_code(session, handle) -> None:
+    handle.write(json.dumps({"type": "user", "message": {"role": "user", "content": "fix the failing tests"}}) + "\n")
+    for k, (tool, args, body) in enumerate(session):
+        block = {"type": "tool_use", "id": f"t{k}", "name": tool, "input": args}
+        handle.write(json.dumps({"type": "assistant", "message": {"id": f"m{k}", "role": "assistant",
+                                                                  "content": [block]}}) + "\n")
+        handle.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"t{k}", "content": body}]}}) + "\n")
+
+
+def _anthropic(session, handle) -> None:
+    messages = [{"role": "user", "content": "fix the failing tests"}]
+    for k, (tool, args, body) in enumerate(session):
+        messages.append({"role": "assistant", "content": [{"type": "tool_use", "id": f"t{k}", "name": tool,
+                                                           "input": args}]})
+        messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{k}",
+                                                      "content": body}]})
+    json.dump({"messages": messages}, handle)
+
+
+def _thread_state(session, handle) -> None:
+    messages = [{"type": "human", "content": "fix the failing tests"}]
+    for k, (tool, args, body) in enumerate(session):
+        messages.append({"type": "ai", "content": "", "tool_calls": [{"name": tool, "args": args, "id": f"c{k}"}]})
+        messages.append({"type": "tool", "tool_call_id": f"c{k}", "content": body})
+    json.dump({"values": {"messages": messages}, "metadata": {"thread_id": "t"}}, handle)
+
+
+WRITERS = (("chat.jsonl", _openai_chat), ("claude.jsonl", _claude_code), ("anthropic.json", _anthropic),
+           ("thread.json", _thread_state))
+
+
+def make_folder(folder: pathlib.Path, files: int, mb_per_file: float, seed: int = 7) -> int:
+    """Write ``files`` transcripts of about ``mb_per_file`` MB each; return the total bytes."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True)
+    total = 0
+    for index in range(files):
+        name, write = WRITERS[index % len(WRITERS)]
+        path = folder / f"{index:03d}.{name}"
+        with open(path, "w") as handle:
+            sessions = []
+            while sum(len(body) for s in sessions for _, _, body in s) < mb_per_file * 0.85e6:
+                sessions.append(_session(rng, rng.randint(60, 80)))
+            write([call for session in sessions for call in session], handle)
+        total += path.stat().st_size
+    return total
+
+
+def measure(folder: pathlib.Path) -> tuple[int, float, float]:
+    out = subprocess.run([sys.executable, "-c", WRAPPER, sys.executable, "-m", "loopkit", "replay", str(folder)],
+                         capture_output=True, text=True, check=True, timeout=3600)
+    code, elapsed, peak_kb = out.stdout.split()
+    return int(code), float(elapsed), int(peak_kb) / 1024
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=48)
+    parser.add_argument("--mb-per-file", type=float, default=2.2)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as root:
+        big, small = pathlib.Path(root, "big"), pathlib.Path(root, "small")
+        total = make_folder(big, args.files, args.mb_per_file)
+        make_folder(small, max(1, args.files // 4), args.mb_per_file)
+        code, elapsed, peak = measure(big)
+        _, _, small_peak = measure(small)
+    rate = total / 1e6 / elapsed
+    print(f"{args.files} files, {total / 1e6:.1f} MB: {elapsed:.2f} s -> {rate:.1f} MB/s (exit code {code}); "
+          f"peak RSS {peak:.1f} MB (a folder of {max(1, args.files // 4)} such files: {small_peak:.1f} MB)")
+    print(f"goal >= {GOAL_MB_S} MB/s: {'ok' if rate >= GOAL_MB_S else 'MISSED'}")
+    return 0 if rate >= GOAL_MB_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

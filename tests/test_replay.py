@@ -1,0 +1,98 @@
+"""loopkit.replay on its own: explanations, the tally, reports per run, folders and run selection."""
+
+import json
+
+import pytest
+
+from loopkit import DetectorConfig, PinnedMiddleware
+from loopkit.adapters import Batch, TraceError
+from loopkit.detector import Decision, Outcome
+from loopkit.replay import (RunReport, Tally, explain, replay_batches, report_paths, transcript_files)
+from loopkit.tool_maps import ToolMap
+
+
+def chat(name, args):
+    return {"role": "assistant", "tool_calls": [{"id": "c", "type": "function",
+                                                 "function": {"name": name, "arguments": json.dumps(args)}}]}
+
+
+def write_jsonl(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_explain_names_the_layer_the_count_and_the_limit_it_met():
+    cfg = DetectorConfig(window_size=12, tool_freq_overrides={"bash": (70, 90)})
+    assert explain(Decision("ok"), cfg) is None
+    assert explain(Decision("warn", "hash", None, 3), cfg) == \
+        "hash layer: the same batch 3 times in the last 12 turns (warns at 3)"
+    assert explain(Decision("stop", "frequency", "bash", 90), cfg) == (
+        "frequency layer: 'bash' called 90 times in the last 90 calls (stops at 90); this is a call budget, not a "
+        "repeat. Raise it with --override bash=WARN:HARD")
+    assert "(warns at 30)" in explain(Decision("warn", "frequency", "grep", 30), cfg)  # grep has no override
+
+
+def test_outcome_is_the_one_verdict_vocabulary():
+    assert [Outcome("d", w, s).action for w, s in ((None, None), (3, None), (None, 5), (3, 5))] == [
+        "ok", "warn", "stop", "stop"]
+
+
+def test_replay_batches_stops_replaying_at_the_stop_but_reads_on_and_maps_tools():
+    read = [{"name": "Read", "args": {"file_path": "a.py", "offset": 1, "limit": 50}}]
+    batches = [Batch(k, f"f:{k}", read) for k in range(1, 8)]
+    tally = Tally()
+    steps = list(replay_batches(batches, PinnedMiddleware(), tool_map=ToolMap("claude-code"), tally=tally))
+    assert [s.step for s in steps] == [1, 2, 3, 4, 5] and steps[-1].decision.action == "stop"
+    assert steps[0].calls == [{"name": "read_file", "args": {"path": "a.py", "start_line": 1, "end_line": 50}}]
+    assert (tally.replayed, tally.warnings, tally.first_warn.step, tally.stop.step) == (5, 1, 3, 5)
+    assert tally.outcome() == Outcome("DeerFlow", 3, 5)
+    everything = list(replay_batches(batches, PinnedMiddleware(), until_stop=False, with_state=True))
+    assert len(everything) == 7 and everything[6].state["hash_counts"] == {everything[6].decision.fingerprint: 7}
+
+
+def test_an_in_memory_trace_keeps_the_detectors_own_error():
+    with pytest.raises(TypeError, match="call 0 of the batch must be a mapping"):
+        list(replay_batches([["bash"]], PinnedMiddleware()))
+    with pytest.raises(TraceError, match="^f:1: the detector cannot key this batch"):
+        list(replay_batches([Batch(1, "f:1", ["bash"])], PinnedMiddleware()))
+
+
+def test_transcript_files_searches_a_folder_for_transcripts_only(tmp_path):
+    (tmp_path / "sub" / ".hidden").mkdir(parents=True)
+    for name in ("a.jsonl", "sub/b.json.gz", "sub/c.eval", "sub/.hidden/d.jsonl", ".e.json", "notes.md", "f.txt"):
+        (tmp_path / name).write_text("x")
+    found = [p[len(str(tmp_path)) + 1:] for p in transcript_files(tmp_path)]
+    assert found == ["a.jsonl", "sub/b.json.gz", "sub/c.eval"]
+
+
+def test_reports_per_run_with_selection_and_errors_that_do_not_stop_the_others(tmp_path):
+    runs = tmp_path / "output.jsonl"
+    runs.write_text("".join(json.dumps({"instance_id": f"i{k}", "history": []}) + "\n" for k in range(3)))
+    write_jsonl(tmp_path / "loop.jsonl", [chat("ls", {})] * 6)
+    (tmp_path / "bad.jsonl").write_text("{oops\n")
+    reports = list(report_paths([str(tmp_path)]))
+    by_file = {}
+    for r in reports:
+        by_file.setdefault(r.path.rsplit("/", 1)[-1], []).append(r)
+    assert [r.exit_code for r in by_file["bad.jsonl"]] == [2] and "bad.jsonl:1: invalid JSON" in by_file[
+        "bad.jsonl"][0].error
+    assert [(r.stop.step, r.why.startswith("hash layer")) for r in by_file["loop.jsonl"]] == [(5, True)]
+    assert [r.label for r in by_file["output.jsonl"]] == ["instance_id=i0", "instance_id=i1", "instance_id=i2"]
+    picked = list(report_paths([str(runs)], select={"instance_id": "i1"}))
+    assert [r.label for r in picked] == ["instance_id=i1"]
+    assert [r.label for r in report_paths([str(runs)], run_number=3)] == ["instance_id=i2"]
+    [missing] = report_paths([str(runs)], select={"instance_id": "nobody"})
+    assert missing.exit_code == 2 and missing.error.endswith("no run matches instance_id=nobody")
+    (tmp_path / "empty_dir").mkdir()
+    [empty] = report_paths([str(tmp_path / "empty_dir")])
+    assert empty.error.startswith(f"{tmp_path / 'empty_dir'}: a folder with no transcripts")
+    assert RunReport("x").exit_code == 0 and RunReport("x", error="bad").exit_code == 2
+
+
+def test_a_report_counts_unmapped_tools_per_run(tmp_path):
+    path = write_jsonl(tmp_path / "t.jsonl", [chat("Read", {"file_path": "a", "offset": 1, "limit": 2}),
+                                              chat("Frob", {"x": 1}), chat("Frob", {"x": 2})])
+    tool_map = ToolMap("claude-code")
+    first, second = (next(report_paths([str(path)], tool_map=tool_map)) for _ in range(2))
+    assert first.unmapped == second.unmapped == ("Frob",)
+    assert not tool_map.unmapped  # the caller's map is not used up by the replays
