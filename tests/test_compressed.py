@@ -11,6 +11,7 @@ import sys
 import zipfile
 
 import pytest
+from pipe_stream import Pipe
 
 from loopkit.adapters import TraceError, iter_runs, iter_trace, load_trace
 
@@ -38,19 +39,6 @@ def test_gzip_is_told_by_its_bytes_not_its_name_and_locations_keep_line_numbers(
     trace = load_trace(packed)
     assert trace.format == "openai-chat" and trace.where[0] == f"{packed}:3"
     assert trace.batches == load_trace(CHAT).batches
-
-
-class Pipe(io.RawIOBase):
-    """Like a pipe: readable, not seekable."""
-
-    def __init__(self, data):
-        self._data = io.BytesIO(data)
-
-    def readable(self):
-        return True
-
-    def readinto(self, buffer):
-        return self._data.readinto(buffer)
 
 
 def test_a_gzip_stream_on_a_pipe_is_read(tmp_path):

@@ -431,15 +431,7 @@ def test_an_empty_container_is_a_trace_without_tool_calls(tmp_path):
 def test_a_binary_stream_that_cannot_seek_is_read(tmp_path):
     import io
 
-    class Pipe(io.RawIOBase):  # like a pipe: readable, not seekable
-        def __init__(self, data):
-            self._data = io.BytesIO(data)
-
-        def readable(self):
-            return True
-
-        def readinto(self, buffer):
-            return self._data.readinto(buffer)
+    from pipe_stream import Pipe
 
     chat = as_jsonl(openai_chat()).encode()
     for data in (chat, as_json(anthropic(), "messages").encode(), json.dumps(langchain()).encode()):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["____", "Question", "Verdict", "REGISTRY", "all_questions", "as_pair", "equals", "function_cases",
+__all__ = ["____", "Question", "Verdict", "REGISTRY", "all_questions", "as_tuple", "equals", "function_cases",
            "letter_set"]
 
 
@@ -86,11 +86,11 @@ def _short(value: Any, width: int = 70) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def as_pair(answer: Any) -> Any:
-    """Normalizer: a pair written as a list or as a tuple is the same answer (other values pass through).
+def as_tuple(answer: Any) -> Any:
+    """Normalizer: a sequence written as a list or as a tuple is the same answer (other values pass through).
 
-    >>> as_pair([1, "a"])
-    (1, 'a')
+    >>> as_tuple([1, "a"]), as_tuple(("ok", "warn")), as_tuple("ok")
+    ((1, 'a'), ('ok', 'warn'), 'ok')
     """
     return tuple(answer) if isinstance(answer, (list, tuple)) else answer
 

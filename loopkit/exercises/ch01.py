@@ -2,7 +2,7 @@
 
 from loopkit.normalize import normalize_args
 
-from . import Question, as_pair, equals, function_cases
+from . import Question, as_tuple, equals, function_cases
 
 q1 = Question(
     "1.1",
@@ -10,7 +10,7 @@ q1 = Question(
     checker=equals(
         ({}, "[1, 2, 3]"),
         why="A parsed value that is not a dict becomes the fallback text, re-serialized.",
-        normalize=as_pair,
+        normalize=as_tuple,
     ),
     solution=({}, "[1, 2, 3]"),
     solution_code='answer = ({}, "[1, 2, 3]")   # normalize_args("[1,2,3]")',

@@ -4,12 +4,7 @@ from loopkit.detector import DetectorConfig
 from loopkit.middleware import PinnedMiddleware
 from loopkit.patterns import get
 
-from . import Question, as_pair, equals
-
-
-def _as_actions(answer):
-    """A tuple of action words, whether the learner wrote a tuple or a list."""
-    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
+from . import Question, as_tuple, equals
 
 
 q1 = Question(
@@ -19,7 +14,7 @@ q1 = Question(
                    why="Turn 2's new hash warning returns before bash is counted, so bash has 1 call; turn 3's hash "
                        "is already warned and falls through, bash reaches 2 (< 3); turn 4's hash count 4 is the "
                        "hard limit. bash never reaches 3 calls.",
-                   normalize=_as_actions),
+                   normalize=as_tuple),
     solution=("ok", "warn", "ok", "stop"),
     hint="Count two things per turn: the fingerprint (hash window) and bash (tool window). Which turns return "
          "before bash is counted?",
@@ -33,7 +28,7 @@ q2 = Question(
                    why="The frequency layer counts names in model order and returns at the first decision: the "
                        "30th read reaches tool_freq_warn and warns. Reads 31-60 are never counted, so the hard "
                        "limit of 50 is never reached, although all 60 reads run.",
-                   normalize=as_pair),
+                   normalize=as_tuple),
     solution=(30, "warn"),
     hint="Walk the batch call by call: the tool count climbs 1, 2, 3, ... What happens at the first call that "
          "crosses a threshold?",

@@ -1,11 +1,6 @@
 """Chapter 06 exercises: the pinned lifecycle, hook by hook."""
 
-from . import Question, equals, letter_set
-
-
-def _as_actions(answer):
-    """A tuple of action words, whether the learner wrote a tuple or a list."""
-    return tuple(answer) if isinstance(answer, (list, tuple)) else answer
+from . import Question, as_tuple, equals, letter_set
 
 
 q1 = Question(
@@ -27,7 +22,7 @@ q2 = Question(
                    why="At the pinned commit the windows belong to the thread, not the run: r2's first call is the "
                        "third in the thread's window (warn), the fourth is ok (already warned), the fifth stops. "
                        "The stopped run makes no fourth call.",
-                   normalize=_as_actions),
+                   normalize=as_tuple),
     solution=("warn", "ok", "stop"),
     hint="Whose window does r2's first call land in? Count the calls in that window, r1's included.",
     wrong=[("ok", "ok", "warn", "ok"), ("stop",), ("warn", "ok", "stop", "stop"), ("ok", "warn", "ok", "stop")],

@@ -2,7 +2,7 @@
 
 from loopkit.middleware import thread_key
 
-from . import Question, equals, function_cases
+from . import Question, as_tuple, equals, function_cases
 
 q1 = Question(
     "7.1",
@@ -11,7 +11,7 @@ q1 = Question(
                    why="The later model counts the whole batch: bash reaches 2 (a warning candidate), grep 1, then "
                        "bash 3, its hard limit, and a hard stop wins. The pinned model would have warned at the "
                        "second call and let all four run.",
-                   normalize=lambda a: tuple(a) if isinstance(a, (list, tuple)) else a),
+                   normalize=as_tuple),
     solution=("stop", "bash", 3),
     hint="Count every call of the batch in order. Does a warning candidate end the scan in the later model?",
     wrong=[("warn", "bash", 2), ("stop", "bash", 4), ("warn", "grep", 1)],

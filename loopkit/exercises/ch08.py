@@ -6,7 +6,7 @@ import re
 from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
                                 validate_header_value)
 
-from . import Question, as_pair, equals, function_cases, letter_set
+from . import Question, as_tuple, equals, function_cases, letter_set
 
 
 def _letter(answer):
@@ -40,7 +40,7 @@ q2 = Question(
     "Who can compute which tag?",
     checker=equals(
         (True, False),
-        normalize=as_pair,
+        normalize=as_tuple,
         why="The fingerprint needs only the calls, so it grants nothing; a keyed tag needs the server's secret.",
     ),
     solution=(True, False),
