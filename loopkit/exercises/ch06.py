@@ -48,14 +48,21 @@ q3 = Question(
     wrong=["c", "abc", "b", "ac"],
 )
 
+def _run_ids(answer):
+    """A set of run ids, written as a set, a list, a tuple or a single id."""
+    if isinstance(answer, (set, frozenset, list, tuple)):
+        return frozenset(answer)
+    return frozenset([answer]) if isinstance(answer, int) else answer
+
+
 q4 = Question(
     "6.4",
-    "1005 runs were stopped, nobody consumed a reason, then reset('default'). consume_stop_reason(5)?",
-    checker=equals("loop_capped",
-                   why="The FIFO dict of 1000 pushed out runs 0-4 only, and a reset of one thread keeps the stop "
-                       "reasons at the pinned commit: run 5's reason is still there, read once.",
-                   normalize=lambda a: None if isinstance(a, str) and a.strip().casefold() == "none" else a),
-    solution="loop_capped",
+    "1005 runs were stopped, nobody consumed a reason, then reset('default'). Which of runs 4 and 5 still have one?",
+    checker=equals(frozenset({5}),
+                   why="The FIFO dict of 1000 pushed out runs 0-4 only, and at the pinned commit a reset of one "
+                       "thread keeps the stop reasons: run 5's reason is still there, run 4's is gone.",
+                   normalize=_run_ids),
+    solution={5},
     hint="Which runs did 1005 stops push out of a dict of 1000? And what does reset(thread_id) forget?",
-    wrong=[None, "None", 5, "default"],
+    wrong=[set(), {4, 5}, {4}, 5.0],
 )
