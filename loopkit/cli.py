@@ -253,8 +253,8 @@ class _Printer:
                                     (40, 16, 7, 5, 4, 4, 9, 0), right=("batches", "calls", "warn", "stop"))
         note = f"unusable: {report.error}" if report.error else (report.why or "")
         stop = report.stop
-        self.run_table.row(_clip_left(display_name(report.name), 40), report.format or "-", report.batches, report.calls,
-                           report.outcome.warn_step or "-", stop.step if stop else "-",
+        self.run_table.row(_clip_left(display_name(report.name), 40), report.format or "-", report.batches,
+                           report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
                            stop.decision.layer if stop else "-", display_name(note))
 
     def finish(self) -> None:

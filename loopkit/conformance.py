@@ -94,8 +94,7 @@ def brief(result: Any) -> str:
     ('stop hash 5', 'inject nothing')
     """
     if isinstance(result, Mapping) and "action" in result:
-        parts = (result["action"], result.get("layer"), result.get("tool"), result.get("count"))
-        return " ".join(str(part) for part in parts if part is not None)
+        return Decision(result["action"], result.get("layer"), result.get("tool"), result.get("count")).brief()
     if isinstance(result, Mapping) and "injected" in result:
         shown = [" ".join(str(v) for v in warning.values()) for warning in result["injected"]]
         return "inject " + (" + ".join(shown) if shown else "nothing")

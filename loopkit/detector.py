@@ -157,6 +157,15 @@ class Decision:
     fingerprint: str | None = None
     message: str | None = None
 
+    def brief(self) -> str:
+        """The decision in a few words: its action, then its layer, tool and count where it has them.
+
+        >>> Decision("warn", "frequency", "bash", 30).brief(), Decision("ok").brief()
+        ('warn frequency bash 30', 'ok')
+        """
+        parts = (self.action, self.layer, self.tool, self.count)
+        return " ".join(str(part) for part in parts if part is not None)
+
 
 #: The decision for an empty batch: nothing was counted, so there is no fingerprint either.
 OK = Decision("ok")

@@ -275,8 +275,8 @@ def _warning_message(warnings: Iterable[Decision]) -> dict:
 def _strip_for_stop(assistant: dict, stop_text: str) -> None:
     """What a hard stop does to the assistant message: no calls left anywhere, a plain final answer."""
     assistant["tool_calls"] = []
-    extra = {k: v for k, v in assistant.get("additional_kwargs", {}).items() if k not in ("tool_calls", "function_call")}
-    assistant["additional_kwargs"] = extra
+    kept = assistant.get("additional_kwargs", {}).items()
+    assistant["additional_kwargs"] = {k: v for k, v in kept if k not in ("tool_calls", "function_call")}
     metadata = dict(assistant.get("response_metadata", {}))
     if metadata.get("finish_reason") == "tool_calls":
         metadata["finish_reason"] = "stop"

@@ -92,7 +92,7 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
             f"--override {decision.tool}=WARN:HARD")
 
 
-def _as_batch(item: Any, index: int) -> Batch:
+def _batch_at(item: Any, index: int) -> Batch:
     """A :class:`Batch` as it is, or a plain list of calls as the ``index``-th batch of an in-memory trace."""
     if isinstance(item, Batch):
         return item
@@ -110,7 +110,7 @@ def replay_batches(batches: Iterable, middleware: LoopMiddleware, *, tool_map: T
     """
     tally = tally if tally is not None else Tally()
     for index, item in enumerate(batches, start=1):
-        batch = _as_batch(item, index)
+        batch = _batch_at(item, index)
         if until_stop and tally.stop is not None:
             continue
         calls = tool_map.map_batch(batch.calls) if tool_map is not None else batch.calls

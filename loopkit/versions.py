@@ -101,11 +101,6 @@ def calls_that_run(turn: Turn, decision: Decision) -> int:
     return 0 if decision.action == "stop" else len(turn.calls)
 
 
-def _said(decision: Decision) -> str:
-    parts = (decision.action, decision.layer, decision.tool, decision.count)
-    return " ".join(str(part) for part in parts if part is not None)
-
-
 def side_by_side(scenario: Scenario | str, config: DetectorConfig | None = None) -> list[dict]:
     """One row per turn: the turn, then what the pinned and the later model decide and how many calls run.
 
@@ -119,6 +114,6 @@ def side_by_side(scenario: Scenario | str, config: DetectorConfig | None = None)
     rows = []
     for number, (turn, early, late) in enumerate(zip(scenario.turns, pinned, later), start=1):
         rows.append({"turn": number, "run": turn.run, "calls": len(turn.calls),
-                     "pinned": _said(early), "pinned runs": calls_that_run(turn, early),
-                     "later": _said(late), "later runs": calls_that_run(turn, late)})
+                     "pinned": early.brief(), "pinned runs": calls_that_run(turn, early),
+                     "later": late.brief(), "later runs": calls_that_run(turn, late)})
     return rows
