@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Two stamps: the learner's install (requirements.txt) and the test tools on top of it (requirements-test.txt).
+LAB_STAMP  := $(VENV)/.lab-installed
+TEST_STAMP := $(VENV)/.test-installed
 
 .PHONY: lab test test-quick notebooks bench clean help
 
@@ -14,34 +16,38 @@ help:
 	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
 	@echo "make bench      run the throughput benchmarks"
 
-$(STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json
+$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python binder/install_lab_settings.py
-	@touch $(STAMP)
+	@touch $(LAB_STAMP)
+
+$(TEST_STAMP): $(LAB_STAMP) requirements-test.txt
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	@touch $(TEST_STAMP)
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-lab: $(STAMP)
+lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest
 
 # For a machine without Chromium or without access to PyPI: the browser and Binder-like tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
-test-quick: $(STAMP)
+test-quick: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not browser and not binder"
 
-notebooks: $(STAMP)
+notebooks: $(TEST_STAMP)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
 
-bench: $(STAMP)
+bench: $(LAB_STAMP)
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:

@@ -33,11 +33,24 @@ def _requirement_lines(path):
 
 
 def test_requirements_are_pinned_and_install_loopkit():
-    for path in (ROOT / "requirements.txt", ROOT / "binder" / "requirements.txt"):
+    for path in (ROOT / "requirements.txt", ROOT / "requirements-test.txt", ROOT / "binder" / "requirements.txt"):
         for line in _requirement_lines(path):
             assert re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[0-9][0-9A-Za-z.\-]*", line), f"{path.name}: unpinned {line!r}"
     root = (ROOT / "requirements.txt").read_text()
     assert "-r binder/requirements.txt" in root and re.search(r"^-e \.$", root, re.M)
+    assert re.search(r"^-r requirements\.txt$", (ROOT / "requirements-test.txt").read_text(), re.M)
+
+
+def test_the_learner_install_has_no_test_tools():
+    """`make lab` installs requirements.txt only: the workbook's runtime and loopkit, nothing a test needs."""
+    learner = set(_requirement_lines(ROOT / "requirements.txt"))
+    assert learner == set(), f"requirements.txt should only include binder/requirements.txt and loopkit: {learner}"
+    test_tools = {line.split("==")[0] for line in _requirement_lines(ROOT / "requirements-test.txt")}
+    assert {"pytest", "nbval", "playwright", "jupyter-repo2docker"} <= test_tools
+    makefile = (ROOT / "Makefile").read_text()
+    lab_recipe = makefile.split("$(LAB_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "requirements-test.txt" not in lab_recipe and "-r requirements.txt" in lab_recipe
+    assert re.search(r"^lab: \$\(LAB_STAMP\)$", makefile, re.M) and re.search(r"^test: \$\(TEST_STAMP\)$", makefile, re.M)
 
 
 def test_binder_folder():
