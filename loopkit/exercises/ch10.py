@@ -1,4 +1,4 @@
-"""Chapter 09 exercises: replaying your own trace, the peer detectors, and the evade-the-detector challenge."""
+"""Chapter 10 exercises: replaying your own trace, the peer detectors, and the evade-the-detector challenge."""
 
 import inspect
 
@@ -7,7 +7,7 @@ from loopkit.challenge import score
 from . import Question, equals, function_cases
 
 q1 = Question(
-    "9.1",
+    "10.1",
     "Tighter thresholds on the looping session",
     checker=equals(9, why="With --warn 2 --hard 4 the re-read of src/calendar/dates.py (bucket 0-0 at steps 2, 5, "
                           "6 and 9) reaches the hard limit at step 9, two steps earlier than the defaults."),
@@ -18,7 +18,7 @@ q1 = Question(
 )
 
 q2 = Question(
-    "9.2",
+    "10.2",
     "How many peer models notice the looping session?",
     checker=equals(0, why="None of the five: the session never repeats a call back to back, its reads differ in "
                           "their exact lines, and it has no short cycle. Only DeerFlow's read buckets and its "
@@ -46,7 +46,7 @@ _PARALLEL = {"speaker": "agent", "actions": [{"tool": "read_file", "input": {"pa
 _TALK = {"speaker": "agent", "text": "Done.", "actions": []}
 
 q3 = Question(
-    "9.3",
+    "10.3",
     "Write an adapter for a made-up exporter",
     checker=function_cases(
         [
@@ -100,7 +100,7 @@ _PROGRESS = [[{"name": "read_file", "args": {"path": f"src/m{i}.py"}}] for i in 
 _SHORT_CYCLE = [[{"name": "bash", "args": {"command": c}}] for c in ("pytest", "make", "git diff") * 5]
 
 q4 = Question(
-    "9.4",
+    "10.4",
     "Evade the detector: a trace that truly loops but never trips DeerFlow",
     checker=_evades,
     solution=evasive_trace(),
