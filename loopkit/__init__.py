@@ -41,6 +41,7 @@ from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .lifecycle import AgentLoop, check_pairing, format_messages
 from .middleware import PinnedMiddleware, RunScopedMiddleware
 from .normalize import canonical_json, normalize_args
+from .setup_check import check_setup
 from .adapters import iter_runs
 from .providers import TraceError, iter_trace, load_trace
 from .tool_maps import ToolMap
@@ -71,6 +72,7 @@ __all__ = [
     "call_entry",
     "calls_for_probability",
     "canonical_json",
+    "check_setup",
     "check_pairing",
     "collision_probability",
     "expected_tries",

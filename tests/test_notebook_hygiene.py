@@ -66,7 +66,7 @@ def test_chapter_template(path):
     nb = load(path)
     title = source(nb["cells"][0])
     assert nb["cells"][0]["cell_type"] == "markdown" and title.startswith("# "), f"{path.name}: no title cell"
-    assert re.search(r"Time: \d+ min \(teaching \d+, exercises \d+\)", title), f"{path.name}: no time line"
+    assert re.search(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)", title), f"{path.name}: no time line"
     for needed in ("objectives", "Prerequisites", "question"):
         assert needed.lower() in title.lower(), f"{path.name}: title cell lacks {needed!r}"
     markdown = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")

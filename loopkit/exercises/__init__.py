@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["____", "Question", "Verdict", "REGISTRY", "all_questions", "as_tuple", "equals", "function_cases",
-           "letter_set"]
+__all__ = ["____", "KINDS", "Question", "Verdict", "all_questions", "as_tuple", "chapter_modules", "equals",
+           "function_cases", "letter_set"]
 
 
 class _Placeholder:
@@ -113,7 +113,8 @@ def letter_set(answer: Any) -> frozenset:
 def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = None) -> Checker:
     """A checker for a value answer: correct when it equals ``expected`` (after ``normalize``, if given).
 
-    ``why`` is the explanation shown once the answer is right.
+    ``why`` is the explanation shown once the answer is right. The question uses the same ``normalize`` to find
+    the misconception behind a known wrong answer.
     """
 
     def check(answer: Any) -> tuple[bool, str]:
@@ -125,8 +126,10 @@ def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = 
             return False, f"Could not read your answer {_short(answer)}: {type(exc).__name__}: {exc}"
         if given == expected:
             return True, why
-        return False, f"Your answer {_short(answer)} is not the expected value."
+        return False, (f"Your answer {_short(answer)} is not the expected value, nor one of the usual slips. "
+                       "Reread the section above the exercise, or ask for a hint.")
 
+    check.normalize = normalize
     return check
 
 
@@ -151,15 +154,25 @@ def function_cases(cases: Sequence[tuple[tuple, Any]], *, why: str) -> Checker:
     return check
 
 
-#: Every question defined by a chapter module, by its id ("2.1" and so on).
-REGISTRY: dict[str, "Question"] = {}
+KINDS = ("value", "prediction", "function")
+"""What an exercise asks for: a value worked out from the chapter, a prediction written down before the cell that
+reveals it runs, or a function checked against cases the learner cannot see."""
+
+
+def _read_wrong(wrong: Any) -> tuple[tuple[Any, str | None], ...]:
+    """The known wrong answers as (answer, misconception) pairs; a function exercise lists wrong functions only."""
+    if isinstance(wrong, dict):
+        return tuple(wrong.items())
+    return tuple((answer, None) for answer in wrong)
 
 
 class Question:
     """One self-check exercise.
 
-    ``solution`` is the reference answer (a value or a function); ``wrong`` lists plausible wrong answers, which
-    the test suite proves the check rejects.
+    ``kind`` is one of :data:`KINDS`. ``solution`` is the reference answer (a value or a function). ``wrong`` lists
+    the likely wrong answers: for a value or prediction, a dict from each wrong answer to the misconception behind
+    it, which :meth:`check` prints when a learner gives that answer; for a function, known-wrong functions. The
+    tests prove that the solution passes and every wrong answer fails.
     """
 
     def __init__(
@@ -167,20 +180,22 @@ class Question:
         qid: str,
         title: str,
         *,
+        kind: str,
         checker: Checker,
         solution: Any,
         hint: str,
-        wrong: Iterable[Any],
+        wrong: Any,
         solution_code: str | None = None,
     ) -> None:
-        if qid in REGISTRY:
-            raise ValueError(f"exercise id {qid!r} is defined twice")
+        if kind not in KINDS:
+            raise ValueError(f"exercise {qid}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
         self.qid = qid
         self.title = title
+        self.kind = kind
         self._checker = checker
         self.solution_value = solution
-        self.wrong_answers = tuple(wrong)
-        if not self.wrong_answers:
+        self.misconceptions = _read_wrong(wrong)
+        if not self.misconceptions:
             raise ValueError(f"exercise {qid}: give at least one wrong answer, so the tests can prove the check fails")
         self._hint = hint
         if solution_code is None:
@@ -189,7 +204,26 @@ class Question:
             else:
                 solution_code = f"answer = {solution!r}"
         self._solution_code = solution_code.strip()
-        REGISTRY[qid] = self
+
+    @property
+    def wrong_answers(self) -> tuple:
+        """The known wrong answers, without their explanations."""
+        return tuple(answer for answer, _ in self.misconceptions)
+
+    def _misconception_for(self, answer: Any) -> str | None:
+        """The explanation listed for ``answer``, when it is one of the known wrong answers."""
+        normalize = getattr(self._checker, "normalize", None) or as_tuple
+        try:
+            given = normalize(answer)
+        except Exception:
+            return None
+        for wrong, why in self.misconceptions:
+            try:
+                if why is not None and normalize(wrong) == given:
+                    return why
+            except Exception:
+                continue
+        return None
 
     def verify(self, answer: Any = ____) -> Verdict:
         """Judge ``answer`` without printing: the plain function behind :meth:`check`."""
@@ -201,7 +235,9 @@ class Question:
             return Verdict(self.qid, UNANSWERED, "")
         except Exception as exc:  # a checker must never break "Run All"
             return Verdict(self.qid, INCORRECT, f"Could not check that answer: {type(exc).__name__}: {exc}")
-        return Verdict(self.qid, CORRECT if ok else INCORRECT, explanation)
+        if ok:
+            return Verdict(self.qid, CORRECT, explanation)
+        return Verdict(self.qid, INCORRECT, self._misconception_for(answer) or explanation)
 
     def check(self, answer: Any = ____) -> None:
         """Print a one-line verdict and a short explanation."""
@@ -216,12 +252,25 @@ class Question:
         print(f"Solution ({self.qid}):\n{self._solution_code}")
 
     def __repr__(self) -> str:
-        return f"<Exercise {self.qid}: {self.title}>"
+        return f"<Exercise {self.qid} ({self.kind}): {self.title}>"
+
+
+def chapter_modules() -> list:
+    """The chapter modules of this package (``ch00``, ``ch01``, ...), imported, in order."""
+    names = sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name.startswith("ch"))
+    return [importlib.import_module(f"{__name__}.{name}") for name in names]
 
 
 def all_questions() -> dict[str, Question]:
-    """Import every chapter module and return all questions by id."""
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("ch"):
-            importlib.import_module(f"{__name__}.{info.name}")
-    return dict(REGISTRY)
+    """Every question, by id, read from each chapter module's ``QUESTIONS`` tuple.
+
+    >>> all_questions()["2.1"].qid
+    '2.1'
+    """
+    found: dict[str, Question] = {}
+    for module in chapter_modules():
+        for question in module.QUESTIONS:
+            if question.qid in found:
+                raise ValueError(f"exercise id {question.qid!r} is defined twice (again in {module.__name__})")
+            found[question.qid] = question
+    return found

@@ -15,6 +15,7 @@ TRACE = (
 q1 = Question(
     "0.1",
     "How many of the agent's six calls repeat a call it had already made?",
+    kind="value",
     checker=equals(
         3,
         why="Turns 3, 4 and 5 redo turns 1 and 2. Half of this run was spent on work it had already done.",
@@ -38,6 +39,7 @@ TRACE_2 = (
 q2 = Question(
     "0.2",
     "In the second trace, which turn is the first to repeat a call the agent had already made?",
+    kind="value",
     checker=equals(
         5,
         why="Turn 5 reads setup.py again, as turn 3 did. Turn 3 is new: a tool used before, read_file, with a "
@@ -64,6 +66,7 @@ CANDIDATES = {
 q3 = Question(
     "0.3",
     "Which of the calls A to D does the detector count as a repeat of TESTS_CALL?",
+    kind="value",
     checker=equals(
         frozenset("ad"),
         why="A call is keyed by its tool name and the fields that say what it does (here the command), not by "
@@ -76,3 +79,5 @@ q3 = Question(
     hint="Compare fingerprints: fingerprint([CANDIDATES['A']]) == fingerprint([TESTS_CALL]), and so on for B, C, D.",
     wrong=[{"A"}, {"D"}, "ABD", {"A", "C", "D"}, "ABCD", "", 4],
 )
+
+QUESTIONS = (q1, q2, q3)

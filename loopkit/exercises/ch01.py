@@ -7,6 +7,7 @@ from . import Question, as_tuple, equals, function_cases
 q1 = Question(
     "1.1",
     'What does normalize_args("[1,2,3]") return?',
+    kind="value",
     checker=equals(
         ({}, "[1, 2, 3]"),
         why="A parsed value that is not a dict becomes the fallback text, re-serialized.",
@@ -33,6 +34,7 @@ def is_fallback(raw):
 q2 = Question(
     "1.2",
     "Write is_fallback(raw): True when the call will be keyed by its fallback text",
+    kind="function",
     checker=function_cases(
         [(('{"path": "a"}',), False), (("{oops",), True), (("7",), True), ((None,), False), (({"q": 1},), False),
          (([1],), True), (("null",), True)],
@@ -49,6 +51,7 @@ q3 = Question(
     "1.3",
     "What entry does a read_file call with the cut-off arguments '{\"path\": \"a.py\", \"start_line\": 1' add "
     "to its batch?",
+    kind="value",
     checker=equals(
         'read_file:{"path": "a.py", "start_line": 1',
         why="The text does not parse, so there is no path and no line range to bucket: the raw text itself is the "
@@ -64,8 +67,11 @@ q3 = Question(
 q4 = Question(
     "1.4",
     "How many of the six rows in this chapter's first table (the five shapes) make normalize_args raise?",
+    kind="value",
     checker=equals(0, why="None: every shape gets a key, so one malformed call cannot take the guard down."),
     solution=0,
     hint="Look at the table again: did any row print an error instead of a result?",
     wrong=[1, 2, 5, 6],
 )
+
+QUESTIONS = (q1, q2, q3, q4)

@@ -8,6 +8,7 @@ from . import Question, equals, function_cases
 q1 = Question(
     "3.1",
     "How many different fingerprints do the five batches A to E have?",
+    kind="value",
     checker=equals(
         3,
         why="A, B and C are one fingerprint (order, line jitter inside a bucket and an incidental field do not "
@@ -53,6 +54,7 @@ def _read(start, end):
 q2 = Question(
     "3.2",
     "Write same_action(call_a, call_b): True when the detector counts the two calls as the same action",
+    kind="function",
     checker=function_cases(
         [
             ((_call("bash", {"command": "ls", "description": "list"}), _call("bash", {"command": "ls"})), True),
@@ -74,6 +76,7 @@ q2 = Question(
 q3 = Question(
     "3.3",
     "A 10-hex-character prefix: how many bits, and 2 to which power is its birthday bound?",
+    kind="value",
     checker=equals(
         (40, 20),
         why="Each hex character is 4 bits, so 10 characters are 40 bits, and collisions become likely after "
@@ -88,6 +91,7 @@ q3 = Question(
 q4 = Question(
     "3.4",
     "How many different actions does the detector see in the three run_sql calls?",
+    kind="value",
     checker=equals(
         1,
         why="query is a salient field, so the key keeps only the query text and drops params: three different "
@@ -98,3 +102,5 @@ q4 = Question(
     "loopkit.SALIENT_FIELDS, and what happens to the others?",
     wrong=[3, 2],
 )
+
+QUESTIONS = (q1, q2, q3, q4)

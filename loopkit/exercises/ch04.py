@@ -13,6 +13,7 @@ def _text(answer):
 q1 = Question(
     "4.1",
     "Room for two: set x 1; set y 2; get x; set z 3. Which key does LRUDict evict?",
+    kind="value",
     checker=equals("y", why="Reading x made it the most recent, so y is the least recently used key when z "
                    "arrives. BoundedDict would evict x: reads never change its order.", normalize=_text),
     solution="y",
@@ -24,6 +25,7 @@ q2 = Question(
     "4.2",
     "Room for two: set x 1; set y 2; set x 3; get y; set z 4. Which keys does cachetools.FIFOCache keep, "
     "next to evict first?",
+    kind="value",
     checker=equals(("x", "z"), why="Overwriting x moved it behind y, the read of y changed nothing, so y went "
                    "first. BoundedDict and LRUDict both keep (y, z) here, for different reasons.", normalize=tuple),
     solution=("x", "z"),
@@ -90,6 +92,7 @@ def _as_list(function):
 q3 = Question(
     "4.3",
     "Write lru_evictions(writes, maxsize): the keys an LRUDict evicts, in order, when the keys are written in turn",
+    kind="function",
     checker=lambda answer: _eviction_cases(_as_list(answer)),
     solution=lru_evictions,
     hint="Create LRUDict(maxsize, on_evict=...) with a callback that appends the key to a list, write each key "
@@ -100,9 +103,12 @@ q3 = Question(
 q4 = Question(
     "4.4",
     "Per-thread histories: an active thread must keep its state while many short threads arrive. FIFO or LRU?",
+    kind="value",
     checker=equals("LRU", why="Every turn of the active thread touches its history, so LRU keeps it; FIFO would "
                    "evict it as soon as enough newer threads were inserted.", normalize=lambda a: a.strip().upper()),
     solution="LRU",
     hint="Which policy notices that the active thread was used a moment ago?",
     wrong=["FIFO", "fifo"],
 )
+
+QUESTIONS = (q1, q2, q3, q4)

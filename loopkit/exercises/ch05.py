@@ -10,6 +10,7 @@ from . import Question, as_tuple, equals
 q1 = Question(
     "5.1",
     "Predict four identical bash batches with warn_threshold=2, hard_limit=4, tool_freq_warn=3",
+    kind="value",
     checker=equals(("ok", "warn", "ok", "stop"),
                    why="Turn 2's new hash warning returns before bash is counted, so bash has 1 call; turn 3's hash "
                        "is already warned and falls through, bash reaches 2 (< 3); turn 4's hash count 4 is the "
@@ -24,6 +25,7 @@ q1 = Question(
 q2 = Question(
     "5.2",
     "How many of read_burst's 60 reads does the pinned detector count, and what does it decide?",
+    kind="value",
     checker=equals((30, "warn"),
                    why="The frequency layer counts names in model order and returns at the first decision: the "
                        "30th read reaches tool_freq_warn and warns. Reads 31-60 are never counted, so the hard "
@@ -38,6 +40,7 @@ q2 = Question(
 q3 = Question(
     "5.3",
     "How many calls does the tool-name window hold?",
+    kind="value",
     checker=equals(70, why="freq_window is the largest of window_size (25), tool_freq_hard_limit (40) and every "
                            "override's hard limit (30 and 70): a shorter window could never count to 70."),
     solution=70,
@@ -74,9 +77,12 @@ def _override_verdict(answer):
 q4 = Question(
     "5.4",
     "Choose a bash override (warn, hard) for a 40-step migration pipeline",
+    kind="value",
     checker=_override_verdict,
     solution=(60, 80),
     solution_code="answer = (60, 80)   # any 41 <= warn <= hard <= 80 passes",
     hint="The pipeline calls bash 40 times: warn must be above that. A runaway must still stop within 80 calls.",
     wrong=[(30, 50), (40, 60), (60, 100), (80, 60), 60],
 )
+
+QUESTIONS = (q1, q2, q3, q4)

@@ -7,6 +7,7 @@ from . import Question, as_tuple, equals, function_cases
 q1 = Question(
     "7.1",
     "What does the later model decide for [bash, bash, grep, bash] with tool_freq_warn=2, tool_freq_hard_limit=3?",
+    kind="value",
     checker=equals(("stop", "bash", 3),
                    why="The later model counts the whole batch: bash reaches 2 (a warning candidate), grep 1, then "
                        "bash 3, its hard limit, and a hard stop wins. The pinned model would have warned at the "
@@ -20,6 +21,7 @@ q1 = Question(
 q2 = Question(
     "7.2",
     "Seven user turns, one identical call each, fresh run ids, one thread: how many turns does the pinned model stop?",
+    kind="value",
     checker=equals(3, why="At the pinned commit the seven calls share the thread's hash window: the count reaches "
                           "the hard limit 5 at turn 5 and stays at or above it, so turns 5, 6 and 7 are stopped. "
                           "The later model keeps each run's own window and stops none."),
@@ -39,6 +41,7 @@ def scope_key(version, thread_id, run_id):
 q3 = Question(
     "7.3",
     "Write scope_key(version, thread_id, run_id): the key the detector's state lives under",
+    kind="function",
     checker=function_cases(
         [(("pinned", "t1", "r1"), "t1"),
          (("pinned", None, "r1"), "default"),
@@ -55,3 +58,5 @@ q3 = Question(
            lambda version, thread_id, run_id: thread_id if version == "pinned" else (thread_id, run_id),
            lambda version, thread_id, run_id: thread_key(thread_id)],
 )
+
+QUESTIONS = (q1, q2, q3)

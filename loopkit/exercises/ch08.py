@@ -24,6 +24,7 @@ def _names(answer):
 q1 = Question(
     "8.1",
     "What does the probe's all-agree table prove?",
+    kind="value",
     checker=equals(
         {"a", "c"},
         normalize=letter_set,
@@ -38,6 +39,7 @@ q1 = Question(
 q2 = Question(
     "8.2",
     "Who can compute which tag?",
+    kind="value",
     checker=equals(
         (True, False),
         normalize=as_tuple,
@@ -62,6 +64,7 @@ def _frames_only_web_pages(source, text):
 q3 = Question(
     "8.3",
     "Write prepare(source, text): framework text as it is, everything else framed",
+    kind="function",
     checker=function_cases(
         [
             (("framework", "Answer briefly."), "Answer briefly."),
@@ -79,6 +82,7 @@ q3 = Question(
 q4 = Question(
     "8.4",
     "Which client keys does strip_server_owned remove?",
+    kind="value",
     checker=equals(
         {"User-ID", "sequence_number", "_billing_tier"},
         normalize=_names,
@@ -99,6 +103,7 @@ q4 = Question(
 q5 = Question(
     "8.5",
     "Which names survive scrub_env?",
+    kind="value",
     checker=equals(
         {"PATH", "HOME", "KEYBOARD_LAYOUT", "AUTHOR_NAME", "XDG_SESSION_TYPE"},
         normalize=_names,
@@ -136,6 +141,7 @@ def _credential_verdict(answer):
 q6 = Question(
     "8.6",
     "A declared credential arrives empty. What happens?",
+    kind="value",
     checker=_credential_verdict,
     solution="c",
     hint="Read inject_credentials' policy: what does it do with a blank value, and does it ever look at env?",
@@ -154,6 +160,7 @@ def is_safe(name, value):
 q7 = Question(
     "8.7",
     "Write is_safe(name, value): True when validate_header_value accepts the pair",
+    kind="function",
     checker=function_cases(
         [
             (("X-Run", "run-42"), True),
@@ -177,6 +184,7 @@ q7 = Question(
 q8 = Question(
     "8.8",
     "Which deployment does a 40-person workshop with one shared agent service need?",
+    kind="value",
     checker=equals(
         "shared",
         normalize=lambda answer: answer.strip().lower().removesuffix(" deployment"),
@@ -212,6 +220,7 @@ def _fragment_verdict(answer):
 q9 = Question(
     "8.9",
     "Which names does DeerFlow's sandbox rule scrub?",
+    kind="value",
     checker=_fragment_verdict,
     solution=_Q9_SCRUBBED,
     solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
@@ -224,3 +233,5 @@ q9 = Question(
         set(_Q9_NAMES),
     ],
 )
+
+QUESTIONS = (q1, q2, q3, q4, q5, q6, q7, q8, q9)

@@ -9,6 +9,7 @@ from . import Question, equals, function_cases
 q1 = Question(
     "10.1",
     "Tighter thresholds on the looping session",
+    kind="value",
     checker=equals(9, why="With --warn 2 --hard 4 the re-read of src/calendar/dates.py (bucket 0-0 at steps 2, 5, "
                           "6 and 9) reaches the hard limit at step 9, two steps earlier than the defaults."),
     solution=9,
@@ -20,6 +21,7 @@ q1 = Question(
 q2 = Question(
     "10.2",
     "How many peer models notice the looping session?",
+    kind="value",
     checker=equals(0, why="None of the five: the session never repeats a call back to back, its reads differ in "
                           "their exact lines, and it has no short cycle. Only DeerFlow's read buckets and its "
                           "20-batch window see the repetition."),
@@ -48,6 +50,7 @@ _TALK = {"speaker": "agent", "text": "Done.", "actions": []}
 q3 = Question(
     "10.3",
     "Write an adapter for a made-up exporter",
+    kind="function",
     checker=function_cases(
         [
             (([_USER, _AGENT_LS],), [[{"name": "ls", "args": {"path": "."}, "id": None}]]),
@@ -102,6 +105,7 @@ _SHORT_CYCLE = [[{"name": "bash", "args": {"command": c}}] for c in ("pytest", "
 q4 = Question(
     "10.4",
     "Evade the detector: a trace that truly loops but never trips DeerFlow",
+    kind="value",
     checker=_evades,
     solution=evasive_trace(),
     solution_code=inspect.getsource(evasive_trace) + "\n\nanswer = evasive_trace()",
@@ -110,3 +114,5 @@ q4 = Question(
          "quoting, while the fingerprint does not.",
     wrong=[_REPEAT, _PROGRESS, _SHORT_CYCLE],
 )
+
+QUESTIONS = (q1, q2, q3, q4)

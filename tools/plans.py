@@ -1,0 +1,130 @@
+"""The instructor guide's two workshop plans, built on the chapter times of tools/chapter_times.py.
+
+A plan is a list of slots: a launch buffer, chapters (their core path, or the whole chapter), a break, a wrap-up.
+A chapter's minutes always come from the time model, never from this file, so a plan cannot promise a chapter in
+less time than the model gives it. Rendering checks two promises: the slots fit the plan's length, and every
+chapter a taught chapter builds on is taught too (PREREQUISITES), never left to self-study.
+
+docs/instructor.md holds each rendered table between ``<!-- plan:NAME -->`` and ``<!-- /plan:NAME -->``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Which chapters each chapter builds on (the chapters its title cell lists under "Prerequisites").
+PREREQUISITES = {
+    "00": [],
+    "01": ["00"],
+    "02": ["01"],
+    "03": ["01", "02"],
+    "04": ["00"],
+    "05": ["02", "03", "04"],
+    "06": ["04", "05"],
+    "07": ["05", "06"],
+    "08": ["03"],
+    "09": ["03", "04"],
+    "10": ["03", "05", "06"],
+}
+
+CORE, WHOLE = "core path", "whole chapter"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One row of a plan: a chapter (``part`` is CORE or WHOLE) or a fixed-length item (``minutes``)."""
+
+    label: str
+    note: str
+    chapter: str | None = None
+    part: str = CORE
+    minutes: int = 0
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    length: int
+    slots: tuple[Slot, ...]
+
+
+def launch(minutes: int, note: str) -> Slot:
+    return Slot("launch buffer", note, minutes=minutes)
+
+
+def pause(minutes: int, note: str = "") -> Slot:
+    return Slot("break", note, minutes=minutes)
+
+
+PLANS = (
+    Plan("90-minute", 90, (
+        launch(10, "Open the pinned Binder link together; a first launch can take 5-10 minutes. Whoever is still "
+                   "waiting follows on the projector and switches to the hub or a laptop at the break."),
+        Slot("00 Start here", "Run `loopkit.check_setup()` together; exercise 0.1 out loud.", "00"),
+        Slot("01 Normalization", "The five argument shapes; live: the mid-chapter exercise.", "01"),
+        Slot("02 Read buckets", "Drag the bucket slider across line 200 on the projector.", "02"),
+        pause(5, "Anyone whose launch failed switches to the fallback now."),
+        Slot("03 Fingerprints", "Order does not count, repeats do.", "03"),
+        Slot("wrap-up", "Questions; the rest of the core path (04-07) is the homework, in order.", minutes=5),
+    )),
+    Plan("3-hour", 180, (
+        launch(10, "Open the pinned Binder link together; a first launch can take 5-10 minutes."),
+        Slot("00 Start here", "Run `loopkit.check_setup()` together; exercise 0.1 out loud.", "00"),
+        Slot("01 Normalization", "The five argument shapes table; live: the mid-chapter exercise.", "01"),
+        Slot("02 Read buckets", "The slider across line 200; predict before you drag.", "02"),
+        Slot("03 Fingerprints", "Build batches with the batch widget (shuffle, duplicate).", "03"),
+        pause(10, "Anyone whose launch failed switches to the fallback now."),
+        Slot("04 FIFO vs LRU", "Edit the eviction-race script live.", "04"),
+        Slot("05 The detector", "Predict, then run; the playground.", "05"),
+        Slot("wrap-up", "Questions; chapters 06 onwards are the homework, in order.", minutes=5),
+    )),
+)
+
+
+def slot_minutes(slot: Slot, times: dict) -> int:
+    if slot.chapter is None:
+        return slot.minutes
+    time = times[slot.chapter]
+    return time.core if slot.part == CORE else time.total
+
+
+def check_plan(plan: Plan, times: dict) -> None:
+    """Raise ValueError when a plan overruns its length, or teaches a chapter without what it builds on."""
+    used = sum(slot_minutes(slot, times) for slot in plan.slots)
+    if used > plan.length:
+        raise ValueError(f"the {plan.name} plan needs {used} min, more than its {plan.length}")
+    taught = {slot.chapter for slot in plan.slots if slot.chapter}
+    for chapter in sorted(taught):
+        missing = [need for need in PREREQUISITES[chapter] if need not in taught]
+        if missing:
+            raise ValueError(f"the {plan.name} plan teaches chapter {chapter} but leaves {missing} to self-study")
+    if not any(slot.label == "launch buffer" for slot in plan.slots) or not any(
+            slot.label == "break" for slot in plan.slots):
+        raise ValueError(f"the {plan.name} plan needs a launch buffer and a break")
+
+
+def render_table(plan: Plan, times: dict) -> str:
+    """The plan as a markdown table: start time, what, minutes, what to do."""
+    check_plan(plan, times)
+    rows = ["| start | what | min | what to do |", "|---|---|---|---|"]
+    clock = 0
+    for slot in plan.slots:
+        minutes = slot_minutes(slot, times)
+        what = slot.label if slot.chapter is None else f"{slot.label} ({slot.part})"
+        rows.append(f"| {clock // 60}:{clock % 60:02d} | {what} | {minutes} | {slot.note} |")
+        clock += minutes
+    rows.append(f"| {clock // 60}:{clock % 60:02d} | end | | {plan.length - clock} min to spare. |")
+    return "\n".join(rows)
+
+
+def render_plans(text: str, times: dict) -> str:
+    """``text`` (the instructor guide) with each plan's table rendered between its markers."""
+    for plan in PLANS:
+        start, end = f"<!-- plan:{plan.name} -->", f"<!-- /plan:{plan.name} -->"
+        pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+        if not pattern.search(text):
+            raise ValueError(f"docs/instructor.md has no {start} ... {end} markers")
+        table = render_table(plan, times)
+        text = pattern.sub(lambda _: f"{start}\n{table}\n{end}", text)
+    return text
