@@ -331,7 +331,7 @@ def score(batches: Any, config: DetectorConfig | None = None) -> ChallengeScore:
     Checker: 12 steps, 11 wasted: it truly loops.
     DeerFlow: warned at step 3, stopped at step 5.
     DeerFlow caught it. Score: 0.
-    Peers that would have caught it: Gemini CLI (stop at step 10), OpenHands (stop at step 4), Roo Code (stop at step 4), Cline (stop at step 5), OpenCode (stop at step 3).
+    Peers that would have caught it: Gemini CLI (stop at step 6), OpenHands (stop at step 4), Roo Code (stop at step 4), Cline (stop at step 5).
     """
     batches = _checked(batches)  # read a one-shot iterable once: the checker and every detector see the same steps
     check = check_loop(batches)

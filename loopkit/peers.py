@@ -1,28 +1,15 @@
-"""How other open-source agents notice loops: small teaching models of their detectors (chapter 09).
+"""How other open-source agents notice loops: small teaching models of their detectors, each pinned to a commit.
 
-Every model here is a **simplified model from public behaviour, not the real implementation**. Each keeps only
-what its system compares and when it acts, as the table in chapter 09 states it; prompts, UI, configuration and
-recovery are left out. They all take the same batches the DeerFlow detector takes, look at the calls one at a
-time in model order, and report the first step (batch, counted from 1) at which they would *warn* (tell the model)
-and at which they would *stop* (halt the run, or block it until a human decides). A stop ends the replay.
+Every peer model here is a **simplified model, not the real implementation**. Each names the repository, the full
+commit and the file it models (``repo``, ``commit``, ``path``) and states its rule in one sentence (``rule``); the
+rule was read in that file at that commit. Its docstring says what the model leaves out. All models take the same
+batches the DeerFlow detector takes, look at the calls one at a time in model order, and report the first step
+(batch, counted from 1) at which they would *warn* (tell the model) and at which they would *stop* (halt the run,
+or block it until a human decides). A stop ends the replay.
 
-======================  ==============================================  ==============================================
-model                   compares                                        acts
-======================  ==============================================  ==============================================
-Gemini CLI              SHA-256 of name + JSON args (key order counts)  a cycle of 1-5 calls repeated 5 times in the
-                                                                        last 25: first time feedback, second halts
-OpenHands               (action, observation) pairs                     4 identical pairs; 3 identical erroring
-                                                                        actions; 3 identical agent messages with no
-                                                                        observation between; A,B alternation x 6
-Roo Code                each call against the previous one only         blocks the 4th consecutive identical call
-Cline                   name + key-sorted input, consecutive            notice at 3, hard stop at 5
-OpenCode                the last 3 calls                                same tool with the same JSON input (key order
-                                                                        counts): asks a human
-======================  ==============================================  ==============================================
-
-A call may carry ``observation`` (what the tool returned) and ``error`` (truthy when it failed); only the OpenHands
-model reads them. An entry ``{"message": text}`` without a ``name`` is an agent message with no tool call (also
-OpenHands only); the other models skip it.
+A call may carry ``observation`` (what the tool returned), ``exit_code`` (for a shell command) and ``error``
+(truthy when it failed); only the OpenHands model reads them. An entry ``{"message": text}`` without a ``name`` is an
+agent message with no tool call (also OpenHands only); the other models skip it.
 """
 
 from __future__ import annotations
@@ -30,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .detector import DetectorConfig, Outcome
@@ -52,7 +38,7 @@ __all__ = [
 ]
 
 #: The label every peer model carries.
-SIMPLIFIED = "simplified model from public behaviour, not the real implementation"
+SIMPLIFIED = "simplified model of the pinned source, not the real implementation"
 
 
 # -- keys: what each system compares --------------------------------------------------------------------------
@@ -84,15 +70,22 @@ def _is_message(entry: Mapping) -> bool:
 class PeerModel:
     """A detector model: fresh state per trace, fed one call at a time.
 
-    Subclasses set ``name``, ``compares``, ``acts`` and ``repo`` and implement ``_start()`` (fresh state) and
-    ``_feed(state, entry)`` returning ``None``, ``"warn"`` or ``"stop"``.
+    Subclasses set ``name``, ``repo``, ``commit`` (all 40 hex digits), ``path`` and ``rule`` (one sentence, read in
+    ``path`` at ``commit``) and implement ``_start()`` (fresh state) and ``_feed(state, entry)`` returning ``None``,
+    ``"warn"`` or ``"stop"``.
     """
 
     name = "?"
-    compares = ""
-    acts = ""
     repo = ""
+    commit = ""
+    path = ""
+    rule = ""
     note = SIMPLIFIED
+
+    @property
+    def source(self) -> str:
+        """Where a reader checks the rule: ``repo@commit:path`` with the commit cut to 8 digits for printing."""
+        return f"{self.repo}@{self.commit[:8]}:{self.path}"
 
     def run(self, batches: Sequence[Sequence[Mapping]]) -> Outcome:
         """Replay ``batches`` and return the first warn and stop steps (steps count batches from 1)."""
@@ -128,51 +121,69 @@ class PeerModel:
 
 
 class GeminiCLI(PeerModel):
-    """Gemini CLI: a cycle of 1-5 calls repeated 5 times within the last 25 calls; feedback first, then a halt.
+    """Gemini CLI at 022f913d: the 5th identical tool call in a row is a detection; the first detection in a prompt
+    gets feedback, the second halts.
 
-    Calls are keyed by the SHA-256 of name and JSON arguments (key order counts). After the first detection the
-    model clears its history (the feedback gives the agent a fresh chance), so the halt needs a second full cycle.
+    Checked in ``loopDetectionService.ts`` at the pinned commit: the key is the SHA-256 of the name and
+    ``JSON.stringify`` of the arguments (key order counts); a different call restarts the count at 1. The service
+    counts detections per prompt and clearing a detection (so a recovery turn can run) keeps both that count and the
+    repeat count, so the next identical call is the second detection. What the client does with the first and the
+    second detection (feedback, then a halt) lives in ``packages/core/src/core/client.ts``, which the index does not
+    hold at this commit; this model follows the service's count. A detection cuts the model's response short, so
+    the rest of that batch is not fed.
+
+    Left out: the check for repeated text chunks in the model's prose, the LLM check (after 30 turns of one prompt),
+    and the reset at each new user prompt (a trace here is one prompt). The older stored version, 6f72e5b6, has the
+    same repeat count but no detection count: its first detection halts. No stored version of the official
+    repository has a search for cycles of several calls.
 
     >>> call = [{"name": "bash", "args": {"command": "pytest"}}]
     >>> GeminiCLI().run([call] * 12)
-    Outcome(detector='Gemini CLI', warn_step=5, stop_step=10)
+    Outcome(detector='Gemini CLI', warn_step=5, stop_step=6)
     """
 
     name = "Gemini CLI"
-    compares = "SHA-256 of tool name + JSON args (key order counts)"
-    acts = "cycle of length 1-5 repeated 5x within the last 25 calls: 1st time feedback, 2nd time halt"
-    repo = "google-gemini/gemini-cli (packages/core/src/services/loopDetectionService.ts)"
-    history = 25
-    repeats = 5
-    max_cycle = 5
+    repo = "google-gemini/gemini-cli"
+    commit = "022f913dc748df9dbc4d88c6555fe475606cb379"
+    path = "packages/core/src/services/loopDetectionService.ts"
+    rule = ("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
+            "the first in a prompt gets feedback, the second halts")
+    threshold = 5
 
     def _start(self):
-        return {"calls": deque(maxlen=self.history), "detections": 0}
+        return {"previous": None, "run": 0, "detections": 0}
+
+    def _step(self, state, batch):
+        for entry in batch:
+            action = self._feed(state, entry)
+            if action:
+                return {action}  # a detection ends the model's response: the rest of the batch never arrives
+        return set()
 
     def _feed(self, state, entry):
         if _is_message(entry):
             return None
-        calls = state["calls"]
-        calls.append(hashlib.sha256(ordered_key(entry).encode()).hexdigest())
-        if not self._cycle(list(calls)):
+        key = hashlib.sha256(ordered_key(entry).encode()).hexdigest()
+        state["run"] = state["run"] + 1 if key == state["previous"] else 1
+        state["previous"] = key
+        if state["run"] < self.threshold:
             return None
         state["detections"] += 1
-        calls.clear()
         return "warn" if state["detections"] == 1 else "stop"
-
-    def _cycle(self, calls: list) -> bool:
-        for length in range(1, self.max_cycle + 1):
-            span = length * self.repeats
-            if len(calls) >= span and all(calls[-i] == calls[-i - length] for i in range(1, span - length + 1)):
-                return True
-        return False
 
 
 class OpenHands(PeerModel):
-    """OpenHands: four stuck conditions over (action, observation) pairs; any one halts the agent.
+    """OpenHands at 331a1a43: the legacy (V0) stuck detector; any of its conditions halts the agent.
 
-    Actions compare by name and key-sorted arguments; observations by the call's ``observation`` (absent means
-    unknown, so they compare equal) and ``error``. A pattern without observations is judged on actions alone.
+    Checked in ``stuck.py`` at the pinned commit, four conditions modelled: the last 4 actions and the last 4
+    observations each all equal; the last 3 actions equal and each answered by an error; the last 3 agent messages
+    equal with no observation between; the last 6 steps alternating two (action, observation) pairs. A shell
+    command's observation counts as equal when its command and exit code are (its output is not compared).
+
+    Left out: the syntax-error variants for IPython cells, the loops of context-window condensation and of empty
+    responses, the interactive mode that only looks after the last user message, and what the controller does
+    when the agent is stuck (this model counts it as a stop). A trace without observations leaves them unknown,
+    and unknown observations compare equal. Actions compare by name and key-sorted arguments.
 
     >>> read = {"name": "read_file", "args": {"path": "a.py"}}
     >>> OpenHands().run([[read]] * 5).stop_step
@@ -180,10 +191,12 @@ class OpenHands(PeerModel):
     """
 
     name = "OpenHands"
-    compares = "(action, observation) pairs"
-    acts = ("4 identical pairs; 3 identical actions that each errored; 3 identical agent messages with no "
-            "observation between; an A,B alternation over 6 pairs")
-    repo = "All-Hands-AI/OpenHands (openhands/controller/stuck.py)"
+    repo = "OpenHands/OpenHands"
+    commit = "331a1a43145f185f7596431e2a19668a0e0a6daa"
+    path = "openhands/controller/stuck.py"
+    rule = ("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent messages "
+            "have no observation between, or 2 pairs alternate over 6 steps; a command's observation is its exit "
+            "code")
 
     def _start(self):
         return deque(maxlen=6)
@@ -192,9 +205,7 @@ class OpenHands(PeerModel):
         if _is_message(entry):
             events.append(("message", str(entry.get("message")), None, False))
         else:
-            observation = entry.get("observation", entry.get("result"))
-            seen = None if observation is None else display_json(observation, sort_keys=True)
-            events.append(("call", sorted_key(entry), seen, bool(entry.get("error"))))
+            events.append(("call", sorted_key(entry), _observed(entry), bool(entry.get("error"))))
         return "stop" if self._stuck(list(events)) else None
 
     @staticmethod
@@ -208,15 +219,32 @@ class OpenHands(PeerModel):
             return True
         if len(last6) == 6 and all(e[0] == "call" for e in last6):
             a, b = last6[-1][1:3], last6[-2][1:3]
-            if a != b and all(e[1:3] == (a if k % 2 else b) for k, e in enumerate(last6)):
+            if all(e[1:3] == (a if k % 2 else b) for k, e in enumerate(last6)):
                 return True
         return False
 
 
-class RooCode(PeerModel):
-    """Roo Code: each call is compared with the previous one only; the 4th consecutive identical call is blocked.
+def _observed(call: Mapping) -> Any:
+    """What OpenHands compares of a call's result: the exit code of a command, else the observation (None if absent).
 
-    Blocking waits for a human, which this model counts as a stop. Any different call resets the count.
+    stuck.py at 331a1a43 compares two command outputs by command and exit code only, so a poll whose output changes
+    but whose exit code does not still repeats.
+    """
+    if "exit_code" in call:
+        return ("exit code", call["exit_code"])
+    observation = call.get("observation", call.get("result"))
+    return None if observation is None else display_json(observation, sort_keys=True)
+
+
+class RooCode(PeerModel):
+    """Roo Code at 37479466: the 4th identical tool call in a row is blocked and the user is asked.
+
+    Checked in ``ToolRepetitionDetector.ts`` at the pinned commit: a call is its name plus its parameters with the
+    top-level keys sorted; the count of repeats starts at 0 for a new call and the limit is 3; a browser scroll is
+    never counted. Blocking waits for a human, which this model counts as a stop.
+
+    Left out: the browser-scroll exemption, the counter reset after a block (the replay ends there), and the
+    ``nativeArgs`` that native tool calls add to the key.
 
     >>> ls = {"name": "list_files", "args": {"path": "."}}
     >>> RooCode().run([[ls]] * 6).stop_step
@@ -224,9 +252,10 @@ class RooCode(PeerModel):
     """
 
     name = "Roo Code"
-    compares = "each call against the previous one only"
-    acts = "blocks the 4th consecutive identical call (limit 3)"
-    repo = "RooCodeInc/Roo-Code (src/core/tools/ToolRepetitionDetector.ts)"
+    repo = "RooCodeInc/Roo-Code"
+    commit = "37479466bc615057ee1865c395d00a3b5e0569a2"
+    path = "src/core/tools/ToolRepetitionDetector.ts"
+    rule = "blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user"
     limit = 3
 
     def _start(self):
@@ -244,7 +273,13 @@ class RooCode(PeerModel):
 
 
 class Cline(PeerModel):
-    """Cline: consecutive identical calls (name plus key-sorted input); a soft notice at 3, a hard stop at 5.
+    """Cline at 60c5f9f2: identical tool calls in a row; a warning at the 3rd, an escalation at the 5th.
+
+    Checked in ``src/core/task/loop-detection.ts`` at the pinned commit: a call is its tool name plus its parameters
+    with sorted keys, leaving out ``task_progress`` (a checklist that changes every turn); the soft threshold 3
+    warns the model, the hard threshold 5 escalates to the user or fails the task (a stop here).
+
+    Left out: how the tool executor words the warning and the escalation.
 
     >>> grep = {"name": "search_files", "args": {"regex": "TODO"}}
     >>> Cline().run([[grep]] * 6)
@@ -252,10 +287,13 @@ class Cline(PeerModel):
     """
 
     name = "Cline"
-    compares = "consecutive identical name + key-sorted input"
-    acts = "soft notice at 3, hard stop at 5"
     repo = "cline/cline"
+    commit = "60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8"
+    path = "src/core/task/loop-detection.ts"
+    rule = ("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at the 3rd, "
+            "an escalation at the 5th")
     soft, hard = 3, 5
+    ignored = ("task_progress",)
 
     def _start(self):
         return {"previous": None, "run": 0}
@@ -263,7 +301,10 @@ class Cline(PeerModel):
     def _feed(self, state, entry):
         if _is_message(entry):
             return None
-        key = sorted_key(entry)
+        args = _args_value(entry.get("args"))
+        if isinstance(args, Mapping):
+            args = {k: v for k, v in args.items() if k not in self.ignored}
+        key = sorted_key({"name": entry.get("name"), "args": args})
         state["run"] = state["run"] + 1 if key == state["previous"] else 1
         state["previous"] = key
         if state["run"] >= self.hard:
@@ -272,30 +313,42 @@ class Cline(PeerModel):
 
 
 class OpenCode(PeerModel):
-    """OpenCode: the last 3 calls are the same tool with the same JSON input (key order counts); it asks a human.
+    """OpenCode at 9c094ad5: three identical calls in a row *within one model response* ask a human (doom loop).
 
-    Asking for permission pauses the run, which this model counts as a stop.
+    Checked in ``packages/opencode/src/session/processor.ts`` at the pinned commit: at each tool call it looks at
+    the last 3 parts of the current assistant message; all 3 must be calls of the same tool with the same
+    ``JSON.stringify`` input (key order counts). Each model step adds a step-start and a step-finish part to the
+    message, so calls from different responses are never 3 parts in a row: a repeat across turns is not seen.
+
+    Left out: the ``doom_loop`` permission rules (an agent may allow or deny instead of asking; this model counts
+    the question as a stop) and text parts between calls of one response.
 
     >>> a = {"name": "bash", "args": '{"command": "make", "cwd": "."}'}
     >>> b = {"name": "bash", "args": '{"cwd": ".", "command": "make"}'}
-    >>> OpenCode().run([[a], [a], [a]]).stop_step, OpenCode().run([[a], [b], [a]]).stop_step
-    (3, None)
+    >>> OpenCode().run([[a, a, a]]).stop_step, OpenCode().run([[a, b, a]]).stop_step, OpenCode().run([[a]] * 9)
+    (1, None, Outcome(detector='OpenCode', warn_step=None, stop_step=None))
     """
 
     name = "OpenCode"
-    compares = "the last 3 calls"
-    acts = "all 3 the same tool with the same JSON input: asks a human"
     repo = "sst/opencode"
+    commit = "9c094ad5581ded82524853d0b1f0881ab8964a21"
+    path = "packages/opencode/src/session/processor.ts"
+    rule = ("3 identical calls in a row within one model response (same tool, same JSON input, key order counts) "
+            "ask a human")
     threshold = 3
 
     def _start(self):
-        return deque(maxlen=self.threshold)
+        return None  # nothing outlives a response
 
-    def _feed(self, last, entry):
-        if _is_message(entry):
-            return None
-        last.append(ordered_key(entry))
-        return "stop" if len(last) == self.threshold and len(set(last)) == 1 else None
+    def _step(self, state, batch):
+        last = deque(maxlen=self.threshold)  # the parts of this response only
+        for entry in batch:
+            if _is_message(entry):
+                continue
+            last.append(ordered_key(entry))
+            if len(last) == self.threshold and len(set(last)) == 1:
+                return {"stop"}
+        return set()
 
 
 class DeerFlow(PeerModel):
@@ -310,9 +363,11 @@ class DeerFlow(PeerModel):
     """
 
     name = "DeerFlow"
-    compares = "order-free fingerprint of the whole batch; tool-name counts"
-    acts = "hash count 3 in 20 batches warns, 5 stops; a tool 30 times in 50 calls warns, 50 stops"
-    repo = "bytedance/deer-flow (loop_detection_middleware.py at f1f4af99)"
+    repo = "bytedance/deer-flow"
+    commit = "f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be"
+    path = "backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py"
+    rule = ("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times in 50 "
+            "calls warns, 50 stops")
     note = "the workbook's model of DeerFlow's LoopDetectionMiddleware"
 
     def __init__(self, config: DetectorConfig | None = None) -> None:

@@ -209,7 +209,8 @@ def test_a_tighter_detector_warns_on_the_same_cycle():
 def test_exact_repeat_is_caught_and_named_peers_too():
     result = score(steps(*[c("bash", command="pytest -x")] * 12))
     assert result.check.wasted == 11 and not result.evaded and result.points == 0
-    assert result.caught_by == ("Gemini CLI", "OpenHands", "Roo Code", "Cline", "OpenCode")
+    # OpenCode at 9c094ad5 only compares calls within one response, and here each response holds one call
+    assert result.caught_by == ("Gemini CLI", "OpenHands", "Roo Code", "Cline")
     assert str(result).splitlines()[1:3] == ["DeerFlow: warned at step 3, stopped at step 5.",
                                              "DeerFlow caught it. Score: 0."]
 

@@ -1,6 +1,9 @@
-"""Peer detector models against the thresholds in issue 5's table, on hand-written traces.
+"""Peer detector models against the rules read at their pinned commits (issue 14), on hand-written traces.
 
 Every expected step below is counted by hand from the stated rule, not computed by the code under test."""
+
+import re
+
 
 import pandas as pd
 import pytest
@@ -53,8 +56,23 @@ def test_every_peer_is_labelled_a_simplified_model():
     for peer in PEERS:
         assert peer.note == SIMPLIFIED and "not the real implementation" in peer.note
         assert "simplified model" in repr(peer)
-        assert peer.compares and peer.acts and peer.repo
     assert [d.name for d in DETECTORS] == ["DeerFlow"] + [p.name for p in PEERS]
+
+
+@pytest.mark.parametrize("model", DETECTORS, ids=lambda m: m.name)
+def test_every_model_names_the_commit_and_file_it_models(model):
+    assert re.fullmatch(r"[0-9a-f]{40}", model.commit), f"{model.name}: commit must be a full 40-hex hash"
+    assert model.path.strip() and not model.path.startswith("/"), f"{model.name}: path must be a repository path"
+    assert re.fullmatch(r"[\w.-]+/[\w.-]+", model.repo), f"{model.name}: repo must be owner/name"
+    assert model.rule and ". " not in model.rule and "\n" not in model.rule, f"{model.name}: rule is one sentence"
+    assert model.source == f"{model.repo}@{model.commit[:8]}:{model.path}"
+
+
+def test_the_pins_are_the_checked_commits():
+    # the commits whose files were read with the search tool (read_file with the commit) for issue 14
+    assert {m.name: m.commit[:8] for m in DETECTORS} == {
+        "DeerFlow": "f1f4af99", "Gemini CLI": "022f913d", "OpenHands": "331a1a43", "Roo Code": "37479466",
+        "Cline": "60c5f9f2", "OpenCode": "9c094ad5"}
 
 
 # -- Roo Code: the 4th consecutive identical call is blocked -------------------------------------------------
@@ -97,52 +115,61 @@ def test_cline_needs_consecutive_calls_and_ignores_key_order():
     assert run(Cline(), [x1, x2, x1, x2, x1]) == (3, 5)
 
 
-# -- OpenCode: the last 3 calls, same tool, same JSON input (key order counts) ---------------------------------
+def test_cline_ignores_task_progress():
+    steps = [call("read_file", path="a.py", task_progress=f"- [x] step {i}") for i in range(5)]
+    assert run(Cline(), steps) == (3, 5)  # the checklist changes every call, the call does not
+    assert run(RooCode(), steps) == (None, None)  # Roo Code at 37479466 has no such exception
 
 
-def test_opencode_acts_when_the_last_three_calls_match():
-    assert run(OpenCode(), [A, A]) == (None, None)
-    assert run(OpenCode(), [A, A, A]) == (None, 3)
-    assert run(OpenCode(), [A, A, B, A, A, B]) == (None, None)
+# -- OpenCode: 3 identical calls in a row within one response (key order counts) ---------------------------------
+
+
+def test_opencode_acts_on_three_identical_calls_in_one_response():
+    assert OpenCode().run([[A, A]]).stop_step is None
+    assert OpenCode().run([[A, A, A]]).stop_step == 1
+    assert OpenCode().run([[B], [A, B, A, A, A]]).stop_step == 2
+    assert OpenCode().run([[A, A, B, A, A]]).stop_step is None
+
+
+def test_opencode_never_sees_a_repeat_across_responses():
+    assert run(OpenCode(), [A] * 10) == (None, None)  # step-finish and step-start parts sit between responses
+    assert OpenCode().run([[A, A], [A, A]]).stop_step is None
 
 
 def test_opencode_is_key_order_sensitive():
     x1 = {"name": "bash", "args": '{"command": "make", "cwd": "."}'}
     x2 = {"name": "bash", "args": '{"cwd": ".", "command": "make"}'}
-    assert run(OpenCode(), [x1, x2, x1, x2, x1, x2]) == (None, None)
-    assert run(OpenCode(), [x1, x2, x2, x2]) == (None, 4)
+    assert OpenCode().run([[x1, x2, x1, x2, x1, x2]]).stop_step is None
+    assert OpenCode().run([[x1, x2, x2, x2]]).stop_step == 1
 
 
-def test_opencode_same_tool_different_input_is_not_a_loop():
-    assert run(OpenCode(), distinct(10)) == (None, None)
+# -- Gemini CLI: the 5th identical call in a row; feedback, then a halt --------------------------------------------
 
 
-# -- Gemini CLI: a cycle of 1-5 repeated 5 times within the last 25 calls -----------------------------------------
-
-
-def test_gemini_single_call_cycle_feedback_at_5_halt_at_10():
+def test_gemini_fifth_identical_call_gives_feedback_the_sixth_halts():
     assert run(GeminiCLI(), [A] * 4) == (None, None)
     assert run(GeminiCLI(), [A] * 5) == (5, None)
-    assert run(GeminiCLI(), [A] * 9) == (5, None)  # history was cleared after the feedback
-    assert run(GeminiCLI(), [A] * 10) == (5, 10)
+    assert run(GeminiCLI(), [A] * 6) == (5, 6)  # clearing the detection keeps the repeat count
+    assert run(GeminiCLI(), [A] * 5 + [B] + [A] * 4) == (5, None)  # a different call restarts the count at 1
+    assert run(GeminiCLI(), [A] * 5 + [B] + [A] * 5) == (5, 11)
 
 
-@pytest.mark.parametrize("cycle, first", [([A, B], 10), ([A, B, C], 15), ([A, B, C, D], 20), ([A, B, C, D, E], 25)])
-def test_gemini_cycles_of_length_2_to_5(cycle, first):
-    calls = cycle * 10
-    assert run(GeminiCLI(), calls[: first - 1]) == (None, None)
-    assert run(GeminiCLI(), calls) == (first, 2 * first)
+def test_gemini_counts_only_repeats_in_a_row():
+    assert run(GeminiCLI(), [A, B] * 10) == (None, None)
+    assert run(GeminiCLI(), [A, B, C] * 10) == (None, None)
 
 
-def test_gemini_misses_a_cycle_of_six_and_a_broken_cycle():
-    assert run(GeminiCLI(), [A, B, C, D, E, F] * 10) == (None, None)
-    assert run(GeminiCLI(), ([A, B] * 4 + [C]) * 6) == (None, None)  # 4 repeats, then a break, never 5
+def test_gemini_detection_ends_the_response():
+    # 5 identical calls in one response: a detection at the 5th; the 6th of that response never arrives
+    assert GeminiCLI().run([[A] * 7]) == Outcome("Gemini CLI", 1, None)
+    assert GeminiCLI().run([[A] * 7, [A]]) == Outcome("Gemini CLI", 1, 2)
 
 
 def test_gemini_is_key_order_sensitive():
     x1 = {"name": "bash", "args": {"command": "make", "cwd": "."}}
     x2 = {"name": "bash", "args": {"cwd": ".", "command": "make"}}
-    assert run(GeminiCLI(), [x1, x2] * 5) == (10, None)  # seen as the 2-cycle x1,x2, not as one call x5
+    assert run(GeminiCLI(), [x1, x2] * 5) == (None, None)
+    assert run(GeminiCLI(), [x1] * 5) == (5, None)
 
 
 # -- OpenHands: four conditions ----------------------------------------------------------------------------------
@@ -177,6 +204,15 @@ def test_openhands_alternation_over_six_pairs():
     assert run(OpenHands(), [A, B] * 3) == (None, 6)
     assert run(OpenHands(), [C, A, B, A, B, A, B]) == (None, 7)
     assert run(OpenHands(), [A, B, C] * 6) == (None, None)
+    same_call = [dict(A, observation=f"view {k % 2}") for k in range(6)]  # one action, two alternating views
+    assert run(OpenHands(), same_call) == (None, 6)
+
+
+def test_openhands_compares_a_command_by_its_exit_code_not_its_output():
+    poll = [dict(B, observation=f"status: {s}", exit_code=0) for s in ("queued", "running", "running", "done")]
+    assert run(OpenHands(), poll) == (None, 4)  # new output each time, same exit code: stuck at 331a1a43
+    assert run(OpenHands(), [dict(B, observation=f"status {i}") for i in range(4)]) == (None, None)
+    assert run(OpenHands(), [dict(B, exit_code=c) for c in (0, 1, 0, 1, 0)]) == (None, None)
 
 
 # -- DeerFlow as a column ----------------------------------------------------------------------------------------
@@ -242,18 +278,17 @@ def test_compare_accepts_pattern_objects_and_rejects_junk():
 
 # -- the pattern library (loopkit.patterns) ----------------------------------------------------------------------
 
-# Worked out by hand from each pattern's definition and each model's rule; every pattern and peer not listed never
-# acts. Repeats of one call (exact_repeat, write_same_content, polling): Gemini's five-in-a-row gives feedback at
-# call 5 and clears its history, so 6-8 calls never reach a second detection; OpenHands and Roo Code act on call 4;
-# Cline notices at 3 and stops at 5; OpenCode acts on call 3. abc_cycle is a 3-call cycle, whose fifth repeat
-# ends at call 15. identical_in_batch puts five identical searches in batch 1, so every per-call rule fires there.
-SAME_CALL = {"Gemini CLI": (5, None), "OpenHands": (None, 4), "Roo Code": (None, 4), "Cline": (3, 5),
-             "OpenCode": (None, 3)}
+# Worked out by hand from each pattern's definition and each model's pinned rule; every pattern and peer not listed
+# never acts. Repeats of one call, one per turn (exact_repeat, write_same_content, polling): Gemini CLI's 5th in a row
+# is its first detection and the 6th its second; OpenHands and Roo Code act on call 4; Cline warns at 3 and stops at
+# 5; OpenCode never sees them, since each call comes in its own response. identical_in_batch puts five identical
+# searches in batch 1, so every per-call rule fires there; Gemini's detection cuts that response short and the next
+# call differs. abc_cycle has no call twice in a row and no two-call alternation, so no peer notices it.
+SAME_CALL = {"Gemini CLI": (5, 6), "OpenHands": (None, 4), "Roo Code": (None, 4), "Cline": (3, 5)}
 LIBRARY = {
     "exact_repeat": SAME_CALL,
     "write_same_content": SAME_CALL,
     "polling": SAME_CALL,
-    "abc_cycle": {"Gemini CLI": (15, None)},
     "identical_in_batch": {"Gemini CLI": (1, None), "OpenHands": (None, 1), "Roo Code": (None, 1), "Cline": (1, 1),
                            "OpenCode": (None, 1)},
 }
@@ -292,6 +327,6 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
     assert dict(zip(df["detector"], df["cell"])) == {"DeerFlow": "warn 3, stop 5", "Roo Code": "stop 4",
                                                      "Cline": "warn 3, stop 5"}
     df = compare({"g": ((batch for batch in loop), "loop")}, [RooCode(), OpenCode()])
-    assert df["cell"].tolist() == ["stop 4", "stop 3"] and df["verdict"].tolist() == ["caught", "caught"]
+    assert df["cell"].tolist() == ["stop 4", "-"] and df["verdict"].tolist() == ["caught", "missed (false negative)"]
     with pytest.raises(TypeError, match="batch 2 must be a list of call mappings"):
         compare({"bad": iter([[A], A])}, [RooCode()])

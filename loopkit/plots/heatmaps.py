@@ -1,4 +1,4 @@
-"""The peer-detector heatmap (chapter 09): which detector acts on which pattern, and when."""
+"""The peer-detector heatmap (chapter 10): which detector acts on which pattern, and when."""
 
 from __future__ import annotations
 
