@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["____", "KINDS", "Question", "Verdict", "all_questions", "as_tuple", "chapter_modules", "equals",
+__all__ = ["____", "KINDS", "Question", "Verdict", "Wrong", "all_questions", "as_tuple", "chapter_modules", "equals",
            "function_cases", "letter_set"]
 
 
@@ -159,11 +159,19 @@ KINDS = ("value", "prediction", "function")
 reveals it runs, or a function checked against cases the learner cannot see."""
 
 
+@dataclass(frozen=True)
+class Wrong:
+    """A known wrong answer that cannot be a dict key (a list of batches, say), with the misconception behind it."""
+
+    answer: Any
+    why: str
+
+
 def _read_wrong(wrong: Any) -> tuple[tuple[Any, str | None], ...]:
     """The known wrong answers as (answer, misconception) pairs; a function exercise lists wrong functions only."""
     if isinstance(wrong, dict):
         return tuple(wrong.items())
-    return tuple((answer, None) for answer in wrong)
+    return tuple((item.answer, item.why) if isinstance(item, Wrong) else (item, None) for item in wrong)
 
 
 class Question:
@@ -171,7 +179,8 @@ class Question:
 
     ``kind`` is one of :data:`KINDS`. ``solution`` is the reference answer (a value or a function). ``wrong`` lists
     the likely wrong answers: for a value or prediction, a dict from each wrong answer to the misconception behind
-    it, which :meth:`check` prints when a learner gives that answer; for a function, known-wrong functions. The
+    it (or a list of :class:`Wrong`), which :meth:`check` prints when a learner gives that answer; for a function,
+    known-wrong functions. The
     tests prove that the solution passes and every wrong answer fails.
     """
 

@@ -1,36 +1,11 @@
-"""Chapter 10 exercises: replaying your own trace, the peer detectors, and the evade-the-detector challenge."""
+"""Chapter 10 exercises: an adapter of your own, two predictions (tighter thresholds, the peers), and the
+evade-the-detector challenge."""
 
 import inspect
 
 from loopkit.challenge import score
 
-from . import Question, equals, function_cases
-
-q1 = Question(
-    "10.1",
-    "Tighter thresholds on the looping session",
-    kind="value",
-    checker=equals(9, why="With --warn 2 --hard 4 the re-read of src/calendar/dates.py (bucket 0-0 at steps 2, 5, "
-                          "6 and 9) reaches the hard limit at step 9, two steps earlier than the defaults."),
-    solution=9,
-    solution_code='answer = 9   # main(["replay", "data/coding_loop.openai_chat.jsonl", "--warn", "2", "--hard", "4"])',
-    hint='Run main(["replay", LOOP, "--warn", "2", "--hard", "4"]) and read the step of the "stop" row.',
-    wrong=[11, 10, 6, 4],
-)
-
-q2 = Question(
-    "10.2",
-    "How many peer models notice the looping session?",
-    kind="value",
-    checker=equals(0, why="None of the five: the session never repeats a call back to back, its reads differ in "
-                          "their exact lines, and it has no short cycle. Only DeerFlow's read buckets and its "
-                          "20-batch window see the repetition."),
-    solution=0,
-    solution_code="answer = 0   # [p.run(loop.batches).action for p in peers.PEERS] is all 'ok'",
-    hint="Run each model in peers.PEERS on the looping session's batches and count the actions that are not 'ok'.",
-    wrong=[5, 1, 2, 3],
-)
-
+from . import Question, Wrong, equals, function_cases
 
 def to_batches(messages):
     batches = []
@@ -47,8 +22,8 @@ _PARALLEL = {"speaker": "agent", "actions": [{"tool": "read_file", "input": {"pa
                                              {"tool": "bash", "input": {"command": "pytest"}}]}
 _TALK = {"speaker": "agent", "text": "Done.", "actions": []}
 
-q3 = Question(
-    "10.3",
+q1 = Question(
+    "10.1",
     "Write an adapter for a made-up exporter",
     kind="function",
     checker=function_cases(
@@ -98,6 +73,50 @@ def evasive_trace():
     return [[call] for call in cycle * 3]
 
 
+q2 = Question(
+    "10.2",
+    "Predict the stop of the looping session with --warn 2 --hard 4",
+    kind="prediction",
+    checker=equals(9, why="The read of bucket 0-0 comes at steps 2, 5, 6 and 9; with --hard 4 its fourth time, at "
+                          "step 9, is the stop, two steps earlier than with upstream's defaults (hard limit 5)."),
+    solution=9,
+    solution_code='answer = 9   # main(["replay", "data/coding_loop.openai_chat.jsonl", "--warn", "2", "--hard", "4"])',
+    hint="The read of src/calendar/dates.py falls in bucket 0-0 every time it comes back. With the defaults its 3rd "
+         "time (the warning) was step 6 and its 5th (the stop) step 11. Which step is its 4th time?",
+    wrong={
+        11: "11 is the stop with upstream's defaults (hard limit 5). A lower hard limit is reached earlier: the "
+            "fourth time the same batch comes back, not the fifth.",
+        6: "Step 6 is where the default replay warned: the read's third time. The stop needs the fourth.",
+        4: "4 is the hard limit, a count of repeats, not a step. Count the read's appearances: at which step does "
+           "it come for the fourth time?",
+        5: "At step 5 the read comes for the second time: with --warn 2 that is a warning, not the stop.",
+        10: "Nothing comes back at step 10: a stop happens at a step where the same batch arrives again.",
+    },
+)
+
+q3 = Question(
+    "10.3",
+    "Predict how many of the five peer models notice the looping session",
+    kind="prediction",
+    checker=equals(0, why="None of the five: the session never repeats a call back to back, its reads differ in "
+                          "their exact lines, and OpenCode looks only inside one response. Only DeerFlow's read "
+                          "buckets and its 20-batch window see the repetition."),
+    solution=0,
+    solution_code="answer = 0   # [p.run(loop.batches).action for p in peers.PEERS] is all 'ok'",
+    hint="Every peer here compares calls exactly (name and arguments, sometimes the result), and most only in a "
+         "row. Does the looping session ever send the same exact call twice in a row?",
+    wrong={
+        5: "Each peer compares calls exactly, and the session never makes the same exact call twice in a row: its "
+           "reads ask for 1-120, then 60-180, then 40-130. Only DeerFlow's 200-line buckets make them one action.",
+        1: "Perhaps you thought of Gemini CLI's hash of each call. It counts identical calls in a row, and the "
+           "session's reads change their lines every time.",
+        2: "None of the peers buckets line ranges as DeerFlow does, so the shifting reads look like new work to all "
+           "five, not only to some.",
+        3: "Three would be the peers that count identical calls in a row (Roo Code, Cline, Gemini CLI). They need "
+           "the exact same call in a row, which this session never sends.",
+    },
+)
+
 _REPEAT = [[{"name": "bash", "args": {"command": "pytest -x"}}]] * 12
 _PROGRESS = [[{"name": "read_file", "args": {"path": f"src/m{i}.py"}}] for i in range(12)]
 _SHORT_CYCLE = [[{"name": "bash", "args": {"command": c}}] for c in ("pytest", "make", "git diff") * 5]
@@ -112,7 +131,14 @@ q4 = Question(
     hint="DeerFlow warns when one fingerprint comes 3 times within 20 batches, or one tool 30 times within 50 "
          "calls. How far apart must the repeats of an action be? And the checker normalizes paths, spacing and "
          "quoting, while the fingerprint does not.",
-    wrong=[_REPEAT, _PROGRESS, _SHORT_CYCLE],
+    wrong=[
+        Wrong(_REPEAT, "The same batch every turn is exactly what the hash layer counts: its third time within 20 "
+                       "batches warns. Repeats must come back less often than that."),
+        Wrong(_PROGRESS, "DeerFlow stays quiet, but the checker sees new work at every step: this is progress, not "
+                         "a loop. The challenge needs a trace that truly wastes its steps."),
+        Wrong(_SHORT_CYCLE, "A short cycle still brings each batch back every third turn, so each fingerprint "
+                            "reaches 3 within the 20-batch window. Make the cycle longer than that."),
+    ],
 )
 
 QUESTIONS = (q1, q2, q3, q4)
