@@ -1,5 +1,5 @@
-"""The boundary helpers of chapter 08: unit tests with hand-written expectations, and hypothesis properties for the
-invariants (frames cannot be closed from inside, server-owned keys never survive, secret-looking names never
+"""The boundary helpers of chapters 08 and 09: unit tests with hand-written expectations, and hypothesis properties
+for the invariants (frames cannot be closed from inside, server-owned keys never survive, secret-looking names never
 survive unless allowed, no accepted header holds a control character, no error repeats a value)."""
 
 import re
@@ -817,64 +817,3 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
     assert rank[b.recommend_deployment("several people", reachable, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, True, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, reachable, True, untrusted, persistent).choice] >= base
-
-
-# ------------------------------------------------------------------------- chapter 08's exercises match the helpers
-
-
-def test_exercise_answers_follow_from_the_helpers():
-    from loopkit.exercises import ch08
-
-    metadata = {"topic": "release notes", "User-ID": "alice", "sequence_number": 999, "_billing_tier": "free",
-                "run_trace_note": "see ticket 12"}  # exercise 8.4, as the notebook states it
-    assert set(b.strip_server_owned(metadata)[1]) == ch08.q4.solution_value
-    names = ["PATH", "HOME", "GITHUB_TOKEN", "KEYBOARD_LAYOUT", "OPENAI_API_KEY", "XDG_SESSION_TYPE", "DB_PASSWORD",
-             "AUTHOR_NAME", "SSH_AUTH_SOCK"]  # exercise 8.5
-    assert set(b.scrub_env({n: "v" for n in names})) == ch08.q5.solution_value
-    with pytest.raises(b.CredentialError, match="GITHUB_TOKEN"):  # exercise 8.6, answer c
-        b.inject_credentials({"GITHUB_TOKEN": "static-token"}, ["GITHUB_TOKEN"], {"GITHUB_TOKEN": ""})
-    assert ch08.q6.solution_value == "c"
-    workshop = b.recommend_deployment("several people", True, True, True, True)  # exercise 8.8
-    assert workshop.choice == ch08.q8.solution_value
-    assert ch08.q2.solution_value == (True, False)
-    names = ["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME"]  # 7.9
-    assert {n for n in names if b.deerflow_scrubs(n)} == ch08.q9.solution_value
-
-
-def test_exercise_7_9_explains_the_word_versus_fragment_misconception():
-    from loopkit.exercises import ch08
-
-    verdict = ch08.q9.verify({"DB_PASSWORD"})
-    assert verdict.status == "incorrect" and "fragment" in verdict.explanation
-    assert ch08.q9.verify(["keyboard_layout", "TOKENIZERS_PARALLELISM", " DB_PASSWORD "]).ok
-
-
-@pytest.mark.parametrize("answer", [(True, False), [True, False]])
-def test_exercise_7_2_takes_the_pair_as_a_tuple_or_a_list(answer):
-    from loopkit.exercises import ch08
-
-    assert ch08.q2.verify(answer).ok
-    assert ch08.q2.verify([True, True]).status == ch08.q2.verify("True, False").status == "incorrect"
-
-
-@pytest.mark.parametrize("answer", ["c", "C", " c ", "c)", "(c)", "c.", "(C) ", "c) It raises CredentialError"])
-def test_exercise_7_6_reads_the_usual_ways_of_writing_a_letter(answer):
-    from loopkit.exercises import ch08
-
-    assert ch08.q6.verify(answer).ok
-
-
-def test_exercise_7_6_tells_the_workbook_model_from_deerflows_sandbox_path():
-    from loopkit.exercises import ch08
-
-    sandbox_path = ch08.q6.verify("d")
-    assert sandbox_path.status == "incorrect" and "DeerFlow's sandbox path" in sandbox_path.explanation
-    assert "fallback" in ch08.q6.verify("a").explanation
-    assert "refused" in ch08.q6.verify("b)").explanation
-
-
-@pytest.mark.parametrize("answer", ["a", "(a)", "b)", "cd", "", "credential", 3])
-def test_exercise_7_6_still_rejects_other_letters_and_non_letters(answer):
-    from loopkit.exercises import ch08
-
-    assert ch08.q6.verify(answer).status == "incorrect"

@@ -1,4 +1,4 @@
-"""Chapter 08's deployment advisor: the plain render function, then the live view driven through its controls."""
+"""Chapter 09's deployment advisor: the plain render function, then the live view driven through its controls."""
 
 import re
 
