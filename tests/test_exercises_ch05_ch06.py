@@ -72,6 +72,14 @@ def test_5_4_the_override_check_has_the_right_edges():
     assert "defaults" in ch05.q4.verify((30, 50)).explanation
 
 
+def test_5_4_the_demonstrated_override_is_a_listed_slip_because_it_never_stops_80_calls():
+    runaway = PinnedMiddleware(DetectorConfig(tool_freq_overrides={"bash": (60, 90)}))
+    actions = [runaway.after_model([{"name": "bash", "args": {"command": f"retry {i}"}}], "t", "r").action
+               for i in range(80)]
+    assert "stop" not in actions
+    assert (60, 90) in ch05.q4.wrong_answers and not ch05.q4.verify((60, 90)).ok
+
+
 # --- chapter 06 ---------------------------------------------------------------------------------------------
 
 

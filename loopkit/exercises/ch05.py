@@ -135,7 +135,8 @@ q4 = Question(
     wrong={
         (30, 50): "Those are the global defaults: the pipeline's 30th bash call warns, as the override section showed.",
         (40, 60): "A threshold is reached, not exceeded: the pipeline's 40th call brings bash to 40, which warns.",
-        (60, 100): "The pipeline is quiet, but a runaway of 80 different commands never reaches 100: nothing stops it.",
+        (60, 90): "That is the override shown above: the pipeline is quiet, but a runaway of 80 different commands "
+                  "never reaches 90, so nothing stops it.",
         (80, 60): "The hard limit must be at least the warn limit; DetectorConfig refuses (80, 60).",
         60: "An override is a (warn, hard) pair: the warn limit and the hard limit of that one tool.",
     },
