@@ -1,54 +1,104 @@
-"""Chapter 05 exercises: the pinned ordering, the tool window, an override, and a burst inside one batch."""
+"""Chapter 05 exercises: the pinned ordering, a burst inside one batch, the tool window, and an override."""
 
 from loopkit.detector import DetectorConfig
 from loopkit.middleware import PinnedMiddleware
 from loopkit.patterns import get
 
-from . import Question, as_tuple, equals
+from . import Question, as_tuple, equals, function_cases
 
+#: Exercise 5.1's thresholds: a hash warning at 2 (and no hash stop in sight), a tool warning at 2, a tool stop at 3.
+Q1_CONFIG = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
 
 q1 = Question(
     "5.1",
-    "Predict four identical bash batches with warn_threshold=2, hard_limit=4, tool_freq_warn=3",
-    kind="value",
-    checker=equals(("ok", "warn", "ok", "stop"),
-                   why="Turn 2's new hash warning returns before bash is counted, so bash has 1 call; turn 3's hash "
-                       "is already warned and falls through, bash reaches 2 (< 3); turn 4's hash count 4 is the "
-                       "hard limit. bash never reaches 3 calls.",
+    "predict before you run",
+    kind="prediction",
+    checker=equals(("ok", "warn", "warn", "stop"),
+                   why="Turn 2's new hash warning returns before bash is counted, so bash has 1 call. Turn 3's "
+                       "fingerprint is already warned, so the batch falls through: bash reaches 2 and warns in the "
+                       "frequency layer. Turn 4: bash reaches 3, its hard limit, and stops.",
                    normalize=as_tuple),
-    solution=("ok", "warn", "ok", "stop"),
-    hint="Count two things per turn: the fingerprint (hash window) and bash (tool window). Which turns return "
-         "before bash is counted?",
-    wrong=[("ok", "warn", "warn", "stop"), ("ok", "warn", "ok", "ok"), ("ok", "ok", "warn", "stop")],
+    solution=("ok", "warn", "warn", "stop"),
+    hint="Keep two counts per turn: the fingerprint's (hash window) and bash's (tool window). On which turn does "
+         "the hash layer return before bash is counted?",
+    wrong={
+        ("ok", "warn", "ok", "ok"):
+            "That is the hash layer alone. A batch whose fingerprint is already warned falls through to the "
+            "frequency layer, which counts bash on every such turn and has its own limits (2 and 3 here).",
+        ("ok", "warn", "stop", "stop"):
+            "That is the later severity-first model (PR #5245), which counts every name even when the hash layer "
+            "warns. At the pinned commit f1f4af99 a new hash warning returns at once: turn 2's bash is never "
+            "counted, so bash reaches 3 only on turn 4.",
+        ("ok", "warn", "warn", "ok"):
+            "The mark from turn 3's warning only stops bash from warning again; the hard-limit check comes before "
+            "it. On turn 4 bash reaches 3, its tool_freq_hard_limit, and the batch is stopped.",
+        ("ok", "ok", "warn", "stop"):
+            "Thresholds are reached, not exceeded: the fingerprint's count of 2 on turn 2 equals warn_threshold, "
+            "and that warns.",
+    },
 )
 
 q2 = Question(
     "5.2",
-    "How many of read_burst's 60 reads does the pinned detector count, and what does it decide?",
-    kind="value",
+    "a burst in one turn",
+    kind="prediction",
     checker=equals((30, "warn"),
                    why="The frequency layer counts names in model order and returns at the first decision: the "
                        "30th read reaches tool_freq_warn and warns. Reads 31-60 are never counted, so the hard "
                        "limit of 50 is never reached, although all 60 reads run.",
                    normalize=as_tuple),
     solution=(30, "warn"),
-    hint="Walk the batch call by call: the tool count climbs 1, 2, 3, ... What happens at the first call that "
-         "crosses a threshold?",
-    wrong=[(60, "stop"), (50, "stop"), (60, "warn"), (30, "stop")],
+    hint="Walk the batch call by call: the read_file count climbs 1, 2, 3, ... What happens at the first call "
+         "that reaches a threshold, and to the calls after it?",
+    wrong={
+        (60, "stop"):
+            "The pinned detector does not count the whole batch first and then decide: it decides at the first "
+            "call that reaches a threshold, and the calls after it are never counted.",
+        (50, "stop"):
+            "That is the later severity-first model (PR #5245), where a hard stop anywhere in the batch wins. At "
+            "the pinned commit f1f4af99 the warning at the 30th read returns at once, and the 50th is never "
+            "reached.",
+        (1, "ok"):
+            "One batch is one entry in the *hash* window, but the frequency layer counts every call's name, one "
+            "call at a time, even inside a single turn.",
+        (60, "warn"):
+            "The warning is right, but it returns at once: reads 31 to 60 are never counted (they still run).",
+    },
 )
+
+
+def freq_window(window_size, tool_freq_hard_limit, overrides):
+    return max(window_size, tool_freq_hard_limit, *(hard for _, hard in overrides.values()))
+
+
+#: Exercise 5.3's hidden cases: (window_size, tool_freq_hard_limit, overrides) -> calls in the tool-name window.
+#: tests/test_exercises_ch05_ch06.py checks every expected value against DetectorConfig.freq_window.
+Q3_CASES = [
+    ((20, 50, {}), 50),
+    ((80, 50, {}), 80),
+    ((25, 40, {"grep": (10, 30), "bash": (60, 70)}), 70),
+    ((25, 40, {"grep": (10, 30)}), 40),
+    ((100, 40, {"bash": (60, 90)}), 100),
+    ((10, 10, {"bash": (5, 5), "web_search": (30, 45)}), 45),
+]
 
 q3 = Question(
     "5.3",
-    "How many calls does the tool-name window hold?",
-    kind="value",
-    checker=equals(70, why="freq_window is the largest of window_size (25), tool_freq_hard_limit (40) and every "
-                           "override's hard limit (30 and 70): a shorter window could never count to 70."),
-    solution=70,
-    solution_code=("answer = 70   # DetectorConfig(window_size=25, tool_freq_warn=20, tool_freq_hard_limit=40,\n"
-                   "              #     tool_freq_overrides={'grep': (10, 30), 'bash': (60, 70)}).freq_window"),
-    hint="The window must be long enough that every hard limit in the config can be reached. Which limit is "
-         "the largest?",
-    wrong=[25, 40, 60, 30],
+    "sizing the tool-name window",
+    kind="function",
+    checker=function_cases(Q3_CASES,
+                           why="Every hard limit must be reachable, so the window is at least the largest one, the "
+                               "overrides' included, and never shorter than window_size: upstream sizes it that "
+                               "way at f1f4af99."),
+    solution=freq_window,
+    hint="A count cannot exceed the window it is counted in. Which hard limits must the window be able to reach? "
+         "An override's hard limit is one of them.",
+    wrong=[lambda window_size, tool_freq_hard_limit, overrides: max(window_size, tool_freq_hard_limit),
+           lambda window_size, tool_freq_hard_limit, overrides: tool_freq_hard_limit,
+           lambda window_size, tool_freq_hard_limit, overrides: max(
+               tool_freq_hard_limit, *(hard for _, hard in overrides.values())),
+           lambda window_size, tool_freq_hard_limit, overrides: max(
+               window_size, tool_freq_hard_limit, *(warn for warn, _ in overrides.values()))],
 )
 
 
@@ -76,13 +126,20 @@ def _override_verdict(answer):
 
 q4 = Question(
     "5.4",
-    "Choose a bash override (warn, hard) for a 40-step migration pipeline",
+    "an override for a pipeline",
     kind="value",
     checker=_override_verdict,
     solution=(60, 80),
     solution_code="answer = (60, 80)   # any 41 <= warn <= hard <= 80 passes",
     hint="The pipeline calls bash 40 times: warn must be above that. A runaway must still stop within 80 calls.",
-    wrong=[(30, 50), (40, 60), (60, 100), (80, 60), 60],
+    wrong={
+        (30, 50): "Those are the global defaults: the pipeline's 30th bash call warns, as the override section showed.",
+        (40, 60): "A threshold is reached, not exceeded: the pipeline's 40th call brings bash to 40, which warns.",
+        (60, 90): "That is the override shown above: the pipeline is quiet, but a runaway of 80 different commands "
+                  "never reaches 90, so nothing stops it.",
+        (80, 60): "The hard limit must be at least the warn limit; DetectorConfig refuses (80, 60).",
+        60: "An override is a (warn, hard) pair: the warn limit and the hard limit of that one tool.",
+    },
 )
 
 QUESTIONS = (q1, q2, q3, q4)
