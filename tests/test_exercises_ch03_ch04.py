@@ -1,6 +1,9 @@
 """The reference answers of chapters 03 and 04 agree with loopkit on the data the notebooks show."""
 
-from loopkit import LRUDict, call_entry, fingerprint
+import json
+import math
+
+from loopkit import LRUDict, call_entry, expected_tries, fingerprint, prefix_bits
 from loopkit.exercises import ch03, ch04
 from loopkit.policies import run_script
 
@@ -10,19 +13,21 @@ def call(name, **args):
 
 
 def test_3_1_five_batches_have_three_fingerprints():
+    prints = {name: fingerprint(list(batch)) for name, batch in ch03.BATCHES.items()}
+    assert prints["A"] == prints["B"] == prints["C"]
+    assert len(set(prints.values())) == ch03.q1.solution_value == 3
+    # the slips: every batch as written differs; de-duplicating the entries would merge D into A
+    assert len({json.dumps(batch) for batch in ch03.BATCHES.values()}) == 5 and 5 in ch03.q1.wrong_answers
+    deduplicated = {tuple(sorted(set(call_entry(c) for c in batch))) for batch in ch03.BATCHES.values()}
+    assert len(deduplicated) == 2 and 2 in ch03.q1.wrong_answers
+
+
+def test_3_1_batches_match_the_table_in_the_chapter():
     read = call("read_file", path="a.py", start_line=1, end_line=50)
     tests = call("bash", command="pytest")
-    batches = {
-        "A": [read, tests],
-        "B": [tests, call("read_file", path="a.py", start_line=20, end_line=80)],
-        "C": [read, call("bash", command="pytest", description="again")],
-        "D": [read, tests, tests],
-        "E": [call("read_file", path="a.py", start_line=150, end_line=250), tests],
-    }
-    prints = {name: fingerprint(batch) for name, batch in batches.items()}
-    assert prints["A"] == prints["B"] == prints["C"]
-    assert len({prints["A"], prints["D"], prints["E"]}) == 3
-    assert ch03.q1.solution_value == 3
+    assert ch03.BATCHES["A"] == (read, tests)
+    assert ch03.BATCHES["D"] == (read, tests, tests)
+    assert ch03.BATCHES["E"][0] == call("read_file", path="a.py", start_line=150, end_line=250)
 
 
 def test_3_2_solution_is_entry_equality():
@@ -30,9 +35,17 @@ def test_3_2_solution_is_entry_equality():
     assert ch03.same_action(a, b) is (call_entry(a) == call_entry(b)) is True
 
 
+def test_3_3_bits_and_birthday_power_come_from_the_collision_model():
+    bits = prefix_bits(10)
+    assert (bits, round(math.log2(expected_tries(bits)))) == ch03.q3.solution_value == (40, 20)
+    assert (bits, bits) in ch03.q3.wrong_answers  # labels counted, birthday bound missed
+
+
 def test_3_4_run_sql_calls_collapse_to_one_action():
-    calls = [call("run_sql", query="SELECT * FROM orders WHERE id = ?", params=[n]) for n in (1, 2, 3)]
-    assert len({call_entry(c) for c in calls}) == ch03.q4.solution_value == 1
+    assert ch03.SQL_CALLS[2] == call("run_sql", query="SELECT * FROM orders WHERE id = ?", params=[3])
+    assert len({call_entry(c) for c in ch03.SQL_CALLS}) == ch03.q4.solution_value == 1
+    every_argument = {json.dumps(c["args"], sort_keys=True) for c in ch03.SQL_CALLS}
+    assert len(every_argument) == 3 and 3 in ch03.q4.wrong_answers  # the "every argument counts" slip
 
 
 def test_4_1_and_4_2_agree_with_the_policies():
