@@ -3,7 +3,7 @@
 import json
 import math
 
-from loopkit import LRUDict, call_entry, expected_tries, fingerprint, prefix_bits
+from loopkit import BoundedDict, LRUDict, call_entry, expected_tries, fingerprint, prefix_bits
 from loopkit.exercises import ch03, ch04
 from loopkit.policies import run_script
 
@@ -48,13 +48,24 @@ def test_3_4_run_sql_calls_collapse_to_one_action():
     assert len(every_argument) == 3 and 3 in ch03.q4.wrong_answers  # the "every argument counts" slip
 
 
-def test_4_1_and_4_2_agree_with_the_policies():
-    runs = run_script("set x 1; set y 2; get x; set z 3", 2)
-    assert runs["LRUDict (LRU)"].evicted_keys == (ch04.q1.solution_value,)
-    assert runs["BoundedDict (FIFO)"].evicted_keys == ("x",)  # the wrong answer it mentions
-    runs = run_script("set x 1; set y 2; set x 3; get y; set z 4", 2)
-    assert runs["cachetools.FIFOCache"].keys == ch04.q2.solution_value
-    assert runs["BoundedDict (FIFO)"].keys == runs["LRUDict (LRU)"].keys == ("y", "z")
+def test_4_1_lru_evicts_y_and_fifo_evicts_x():
+    runs = run_script(ch04.READ_BEFORE_FLOOD, 2)
+    assert runs["LRUDict (LRU)"].evicted_keys == (ch04.q1.solution_value,) == ("y",)
+    fifo = runs["BoundedDict (FIFO)"].evicted_keys
+    assert fifo == ("x",) and fifo[0] in ch04.q1.wrong_answers  # the slip of reading LRU as FIFO
+
+
+def test_4_2_fifocache_keeps_p_r_while_the_other_two_keep_q_r():
+    runs = run_script(ch04.OVERWRITE_THEN_READ, 2)
+    assert runs["cachetools.FIFOCache"].keys == ch04.q2.solution_value == ("p", "r")
+    others = runs["BoundedDict (FIFO)"].keys
+    assert others == runs["LRUDict (LRU)"].keys == ("q", "r") and others in ch04.q2.wrong_answers
+
+
+def test_4_4_fifo_keeps_one_turn_of_the_busy_thread_and_lru_all_five():
+    assert ch04.flood(BoundedDict) == (ch04.q4.solution_value, ["long", "s1", "s2"]) == (1, ["long", "s1", "s2"])
+    remembered, evicted = ch04.flood(LRUDict)
+    assert (remembered, evicted) == (5, ["s1", "s2"]) and remembered in ch04.q4.wrong_answers  # LRU's answer
 
 
 def test_4_3_solution_matches_an_lru_dict_directly():
