@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
-#: Chapters whose exercises and times are being reworked in this change (issue 10); emptied before it lands.
-REWORK_PENDING = {"00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10"} - set(
-    os.environ.get("REWORK_DONE", "").split(","))
 CHAPTER_NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
 
 

@@ -12,18 +12,10 @@ import re
 import pytest
 
 from loopkit.exercises import all_questions
-from notebook_tools import REWORK_PENDING, chapters, load, source
+from notebook_tools import chapters, load, source
 
 QUESTIONS = all_questions()
 HEADING = re.compile(r"^### Exercise (\d+\.\d+):", re.M)
-
-def pending(path_or_qid) -> bool:
-    name = getattr(path_or_qid, "name", None)
-    number = name[:2] if name else f"{int(str(path_or_qid).split('.')[0]):02d}"
-    if number in REWORK_PENDING:
-        pytest.skip(f"chapter {number}'s exercises are being reworked")
-    return False
-
 
 #: Answers the text search cannot judge, reviewed one by one: qid -> why its text above the question is no leak.
 ALLOWED_LEAKS: dict[str, str] = {}
@@ -93,7 +85,6 @@ def leaks(path) -> dict[str, str]:
 
 @pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
 def test_no_answer_is_on_screen_before_its_question(path):
-    pending(path)
     shown = {qid: line for qid, line in leaks(path).items() if qid not in ALLOWED_LEAKS}
     assert not shown, f"{path.name}: answers printed above their questions: {shown}"
 
@@ -120,8 +111,6 @@ def test_every_allowed_leak_names_a_question_and_a_reason():
 
 
 def test_at_least_half_of_the_exercises_ask_for_code_or_a_prediction():
-    if REWORK_PENDING:
-        pytest.skip("exercises are being reworked")
     kinds = [q.kind for q in QUESTIONS.values()]
     thinking = sum(kind in ("function", "prediction") for kind in kinds)
     assert thinking * 2 >= len(kinds), f"only {thinking} of {len(kinds)} exercises ask for code or a prediction"
@@ -130,7 +119,6 @@ def test_at_least_half_of_the_exercises_ask_for_code_or_a_prediction():
 @pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
 def test_every_chapter_has_an_exercise_in_the_middle(path):
     """An exercise counts as mid-chapter when a teaching section (a ## heading) follows it."""
-    pending(path)
     nb = load(path)
     positions = exercise_positions(nb)
     sections = [i for i, cell in enumerate(nb["cells"])
@@ -142,7 +130,6 @@ def test_every_chapter_has_an_exercise_in_the_middle(path):
 
 @pytest.mark.parametrize("qid", sorted(QUESTIONS))
 def test_every_known_wrong_answer_names_its_misconception(qid):
-    pending(qid)
     question = QUESTIONS[qid]
     if question.kind == "function":
         return

@@ -57,27 +57,32 @@ def pause(minutes: int, note: str = "") -> Slot:
     return Slot("break", note, minutes=minutes)
 
 
+CORE_PATH = ("00", "01", "02", "03", "04", "05", "06")
+"""The workbook's core path: these chapters' core paths, from a tool call to a stop and whose budget it is."""
+
 PLANS = (
     Plan("90-minute", 90, (
         launch(10, "Open the pinned Binder link together; a first launch can take 5-10 minutes. Whoever is still "
                    "waiting follows on the projector and switches to the hub or a laptop at the break."),
-        Slot("00 Start here", "Run `loopkit.check_setup()` together; exercise 0.1 out loud.", "00"),
-        Slot("01 Normalization", "The five argument shapes; live: the mid-chapter exercise.", "01"),
-        Slot("02 Read buckets", "Drag the bucket slider across line 200 on the projector.", "02"),
+        Slot("00 Start here", "Run `loopkit.check_setup()` together; live: 0.1.", "00"),
+        Slot("01 Normalization", "The argument shapes table; live: 1.1.", "01"),
+        Slot("02 Read buckets", "Predict, then drag the bucket slider across line 200; live: 2.1.", "02"),
         pause(5, "Anyone whose launch failed switches to the fallback now."),
-        Slot("03 Fingerprints", "Order does not count, repeats do.", "03"),
-        Slot("wrap-up", "Questions; the rest of the core path (04-07) is the homework, in order.", minutes=5),
+        Slot("03 Fingerprints", "Build batches with the batch widget (shuffle, duplicate); live: 3.1.", "03"),
+        Slot("wrap-up", "Questions. Homework, in order: the core paths of 04, 05 and 06, then the optional "
+                        "sections.", minutes=5),
     )),
     Plan("3-hour", 180, (
         launch(10, "Open the pinned Binder link together; a first launch can take 5-10 minutes."),
-        Slot("00 Start here", "Run `loopkit.check_setup()` together; exercise 0.1 out loud.", "00"),
-        Slot("01 Normalization", "The five argument shapes table; live: the mid-chapter exercise.", "01"),
-        Slot("02 Read buckets", "The slider across line 200; predict before you drag.", "02"),
-        Slot("03 Fingerprints", "Build batches with the batch widget (shuffle, duplicate).", "03"),
+        Slot("00 Start here", "Run `loopkit.check_setup()` together; live: 0.1.", "00"),
+        Slot("01 Normalization", "The argument shapes table; live: 1.1.", "01"),
+        Slot("02 Read buckets", "Predict, then drag the bucket slider across line 200; live: 2.1.", "02"),
+        Slot("03 Fingerprints", "Build batches with the batch widget (shuffle, duplicate); live: 3.1.", "03"),
         pause(10, "Anyone whose launch failed switches to the fallback now."),
-        Slot("04 FIFO vs LRU", "Edit the eviction-race script live.", "04"),
-        Slot("05 The detector", "Predict, then run; the playground.", "05"),
-        Slot("wrap-up", "Questions; chapters 06 onwards are the homework, in order.", minutes=5),
+        Slot("04 FIFO vs LRU", "Edit the eviction-race script live; live: 4.2.", "04"),
+        Slot("05 The detector", "Predict, then run; live: 5.1 and 5.2.", "05"),
+        Slot("06 Lifecycle", "Step through a run with the lifecycle stepper; live: 6.2 and 6.3.", "06"),
+        Slot("wrap-up", "Questions. Homework: chapters 07-10 and the optional sections.", minutes=5),
     )),
 )
 
