@@ -12,9 +12,10 @@ import re
 import pytest
 
 from loopkit.exercises import all_questions
-from notebook_tools import chapters, load, source
+from notebook_tools import ROOT, chapters, load, source
 
 QUESTIONS = all_questions()
+TESTS = ROOT / "tests"
 HEADING = re.compile(r"^### Exercise (\d+\.\d+):", re.M)
 
 #: Answers the text search cannot judge, reviewed one by one: qid -> why its text above the question is no leak.
@@ -142,3 +143,16 @@ def test_every_exercise_heading_has_a_question_and_back(path):
     number = int(path.name[:2])
     in_chapter = {qid for qid in QUESTIONS if int(qid.split(".")[0]) == number}
     assert set(exercise_positions(load(path))) == in_chapter
+
+
+@pytest.mark.parametrize("qid", sorted(QUESTIONS))
+def test_every_value_answer_is_tied_to_loopkit_by_a_chapter_test(qid):
+    """The chapter's test file computes the answer from loopkit and compares it with the solution (or, for an
+    answer with many right values, drives the checker at its edges)."""
+    question = QUESTIONS[qid]
+    if question.kind == "function":
+        return
+    chapter, number = qid.split(".")
+    name = f"ch{int(chapter):02d}.q{number}"
+    tests = "".join(path.read_text(encoding="utf-8") for path in TESTS.glob(f"test_exercises_*ch{int(chapter):02d}*.py"))
+    assert f"{name}.solution_value" in tests or f"{name}.verify(" in tests, f"no test ties {qid}'s answer to loopkit"
