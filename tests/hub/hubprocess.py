@@ -93,7 +93,7 @@ def free_port() -> int:
 
 
 def require_tools() -> None:
-    """Fail with the reason when Node or the proxy is missing; the hub test never skips."""
+    """Raise with the reason when Node or the proxy is missing; the hub test fails on it, it never skips."""
     if shutil.which("node") is None:
         raise HubUnavailable("Node.js is not on PATH; JupyterHub's proxy (configurable-http-proxy) needs it. "
                              "Install it (Debian: apt-get install nodejs npm), then run make test.")
@@ -140,7 +140,7 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(16)
         self.ledger = ProcessLedger()
-        self.runtime = pathlib.Path(tempfile.mkdtemp(prefix="lkhub-"))  # short: kernel sockets live here
+        self.runtime = pathlib.Path(tempfile.gettempdir()) / f"lkhub-{secrets.token_hex(4)}"  # short: sockets
         self.process: psutil.Popen | None = None
 
     def config_text(self) -> str:
@@ -156,9 +156,12 @@ class Hub:
                               runtime=str(self.runtime),
                               singleuser=str(VENV_BIN / "jupyterhub-singleuser"))
 
+    require_tools = staticmethod(require_tools)
+
     def start(self, timeout: float = 60.0) -> Hub:
         require_tools()
         self.logs.mkdir(parents=True, exist_ok=True)
+        self.runtime.mkdir(mode=0o700)
         (self.folder / "home").mkdir(exist_ok=True)
         config = self.folder / "jupyterhub_config.py"
         config.write_text(self.config_text(), encoding="utf-8")
