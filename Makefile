@@ -2,17 +2,22 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two stamps: the learner's install (requirements.txt) and the test tools on top of it (requirements-test.txt).
+# Two stamps: the learner's install (requirements.txt) and the test tools on top of it (requirements-test.txt,
+# and the hub test's proxy from npm, NODE_STAMP).
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
+# JupyterHub's proxy for the hub test, from npm: package.json pins it, package-lock.json pins what it needs.
+# It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
+NODE_STAMP := $(VENV)/node/.installed
 
 .PHONY: lab test test-quick notebooks bench clean help
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00)"
 	@echo "make test       set up .venv (and Debian's Chromium) if needed and run the whole test suite: unit, property,"
-	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment"
-	@echo "make test-quick the same without the browser and Binder-like tests (pytest reports them as deselected)"
+	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
+	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
+	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
 	@echo "make bench      run the throughput benchmarks"
 
@@ -25,9 +30,16 @@ $(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/ove
 	$(BIN)/python binder/install_lab_settings.py
 	@touch $(LAB_STAMP)
 
-$(TEST_STAMP): $(LAB_STAMP) requirements-test.txt
+$(TEST_STAMP): $(LAB_STAMP) $(NODE_STAMP) requirements-test.txt
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	@touch $(TEST_STAMP)
+
+# Without npm, nothing is installed here and the hub test fails saying what is missing; the rest still runs.
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null; then \
+	  mkdir -p $(VENV)/node && cp package.json package-lock.json $(VENV)/node/ && \
+	  (cd $(VENV)/node && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
+	else echo "npm not found: the hub test will fail (install Node.js and npm, e.g. apt-get install nodejs npm)" >&2; fi
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -39,10 +51,10 @@ test: $(TEST_STAMP)
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest
 
-# For a machine without Chromium or without access to PyPI: the browser and Binder-like tests are left out on
+# For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
 test-quick: $(TEST_STAMP)
-	$(BIN)/python -m pytest -m "not browser and not binder"
+	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
 notebooks: $(TEST_STAMP)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
