@@ -33,10 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .detector import DetectorConfig
+from .batches import check_batches
+from .detector import DetectorConfig, Outcome
 from .normalize import canonical_json, normalize_args
-from .detector import Outcome
-from .peers import PEERS, DeerFlow, _checked
+from .peers import PEERS, DeerFlow
 
 __all__ = ["MIN_WASTED", "MAX_STEPS", "MAX_CALLS", "LoopCheck", "ChallengeScore", "check_loop", "score"]
 
@@ -259,7 +259,7 @@ def check_loop(batches: Any) -> LoopCheck:
     >>> print(check_loop([[{"name": "read_file", "args": {"path": f"f{i}.py"}}] for i in range(12)]))
     12 steps, 0 wasted: not a loop (a loop needs at least 10 wasted steps).
     """
-    batches = _checked(batches)
+    batches = check_batches(batches)
     if not batches:
         raise ValueError("batches is empty: the challenge needs at least one step")
     if len(batches) > MAX_STEPS:
@@ -299,11 +299,6 @@ class ChallengeScore:
         """The wasted steps, if the trace evaded DeerFlow; else 0."""
         return self.check.wasted if self.evaded else 0
 
-    @property
-    def caught_by(self) -> tuple:
-        """Names of the peer models that warned or stopped."""
-        return tuple(p.detector for p in self.peers if p.action != "ok")
-
     def __str__(self) -> str:
         lines = [f"Checker: {self.check}"]
         d = self.deerflow
@@ -333,6 +328,6 @@ def score(batches: Any, config: DetectorConfig | None = None) -> ChallengeScore:
     DeerFlow caught it. Score: 0.
     Peers that would have caught it: Gemini CLI (stop at step 10), OpenHands (stop at step 4), Roo Code (stop at step 4), Cline (stop at step 5), OpenCode (stop at step 3).
     """
-    batches = _checked(batches)  # read a one-shot iterable once: the checker and every detector see the same steps
+    batches = check_batches(batches)  # read a one-shot iterable once: the checker and every detector see the same steps
     check = check_loop(batches)
     return ChallengeScore(check, DeerFlow(config).run(batches), tuple(peer.run(batches) for peer in PEERS))

@@ -22,6 +22,7 @@ import sys
 from typing import TextIO
 
 from .adapters import DEFAULT_MAX_BYTES, FORMATS
+from .checks import clip
 from .detector import DetectorConfig
 from .middleware import UPSTREAMS
 from .replay import RunReport, Step, call_names, display_name, explain, report_paths, short_where, summary_line
@@ -136,11 +137,6 @@ def _config(options: argparse.Namespace) -> DetectorConfig:
 
 
 # -- what is printed -----------------------------------------------------------------------------------------------
-def _clip_left(text: str, width: int) -> str:
-    """The end of ``text`` (a run's name ends with what tells it apart), cut to ``width``."""
-    return text if len(text) <= width else "..." + text[len(text) - width + 3:]
-
-
 class _Table:
     """Rows printed as they happen (nothing is kept), with the header before the first row."""
 
@@ -253,7 +249,7 @@ class _Printer:
                                     (40, 16, 7, 5, 4, 4, 9, 0), right=("batches", "calls", "warn", "stop"))
         note = f"unusable: {report.error}" if report.error else (report.why or "")
         stop = report.stop
-        self.run_table.row(_clip_left(display_name(report.name), 40), report.format or "-", report.batches,
+        self.run_table.row(clip(display_name(report.name), 40, keep_end=True), report.format or "-", report.batches,
                            report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
                            stop.decision.layer if stop else "-", display_name(note))
 

@@ -33,6 +33,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .bounded import LRUDict
+from .checks import require_int
 from .fingerprint import fingerprint
 from .keys import read_bucket, read_window
 
@@ -58,16 +59,13 @@ _COUNT_FIELDS = ("warn_threshold", "hard_limit", "window_size", "max_tracked_thr
                  "tool_freq_hard_limit")
 
 
-def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
 @dataclass(frozen=True)
 class DetectorConfig:
     """Thresholds and sizes of the detector, named and defaulted as upstream's constructor arguments.
 
     ``tool_freq_overrides`` maps a tool name to its own ``(warn, hard)`` pair, for example a higher limit for
-    ``bash`` in batch pipelines. Invalid values raise ``ValueError`` naming the field.
+    ``bash`` in batch pipelines. A value of the wrong type raises ``TypeError``, one out of range ``ValueError``;
+    both name the field.
 
     >>> DetectorConfig().freq_window
     50
@@ -85,9 +83,7 @@ class DetectorConfig:
 
     def __post_init__(self) -> None:
         for name in _COUNT_FIELDS:
-            value = getattr(self, name)
-            if not _is_count(value):
-                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+            require_int(name, getattr(self, name))
         if self.hard_limit < self.warn_threshold:
             raise ValueError(f"hard_limit ({self.hard_limit}) must be >= warn_threshold ({self.warn_threshold})")
         if self.tool_freq_hard_limit < self.tool_freq_warn:
@@ -96,17 +92,17 @@ class DetectorConfig:
             )
         overrides = self.tool_freq_overrides
         if not isinstance(overrides, Mapping):
-            raise ValueError(f"tool_freq_overrides must be a mapping of tool name to (warn, hard), got {overrides!r}")
+            raise TypeError(f"tool_freq_overrides must be a mapping of tool name to (warn, hard), got {overrides!r}")
         checked = {}
         for tool, pair in overrides.items():
             where = f"tool_freq_overrides[{tool!r}]"
-            if not isinstance(tool, str) or not tool:
-                raise ValueError(f"tool_freq_overrides: tool names must be non-empty strings, got {tool!r}")
+            if not isinstance(tool, str):
+                raise TypeError(f"tool_freq_overrides: tool names must be str, got {type(tool).__name__}")
+            if not tool:
+                raise ValueError("tool_freq_overrides: tool names must be non-empty")
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise ValueError(f"{where} must be a (warn, hard) pair, got {pair!r}")
-            warn, hard = pair
-            if not (_is_count(warn) and _is_count(hard)):
-                raise ValueError(f"{where}: warn and hard must be ints >= 1, got {pair!r}")
+                raise TypeError(f"{where} must be a (warn, hard) pair, got {pair!r}")
+            warn, hard = require_int(f"{where}[0]", pair[0]), require_int(f"{where}[1]", pair[1])
             if hard < warn:
                 raise ValueError(f"{where}: hard ({hard}) must be >= warn ({warn})")
             checked[tool] = (warn, hard)

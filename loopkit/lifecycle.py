@@ -25,10 +25,12 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .batches import check_batches
+from .checks import clip, require_int
 from .detector import Decision
 from .middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from .normalize import display_json, normalize_args
-from .patterns import as_batches
+from .patterns import Pattern
 
 __all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "append_text", "check_pairing", "format_messages",
            "default_tool", "WARNING_NAME"]
@@ -67,20 +69,6 @@ def append_text(content: Any, text: str) -> Any:
     if isinstance(content, list):
         return [*content, {"type": "text", "text": f"\n\n{text}"}]
     return f"{content}\n\n{text}"
-
-
-def _checked_script(script: Any) -> list:
-    """The script as a list of batches, every call a mapping with a string ``name``; errors name turn and call."""
-    batches = as_batches(script)
-    for turn, batch in enumerate(batches, 1):
-        for index, call in enumerate(batch):
-            if not isinstance(call, Mapping):
-                raise TypeError(f"script turn {turn}, call {index} must be a mapping with 'name' and 'args', "
-                                f"got {type(call).__name__}")
-            if not isinstance(call.get("name", ""), str):
-                raise TypeError(f"script turn {turn}, call {index} needs a string 'name', "
-                                f"got {type(call.get('name')).__name__}")
-    return batches
 
 
 @dataclass(frozen=True)
@@ -165,7 +153,8 @@ class AgentLoop:
         """Begin a run (``before_agent``): the user's ``task`` joins the thread, and ``script`` plays the model."""
         if not isinstance(task, str):
             raise TypeError(f"task must be a string, got {type(task).__name__}")
-        batches = _checked_script(script)  # before anything changes: a bad call is named, no state is touched
+        # checked before anything changes: a bad call is named, and no state is touched
+        batches = check_batches(script.batches if isinstance(script, Pattern) else script, name="script")
         messages = self.messages(thread_id)
         first = len(messages)
         messages.append({"type": "human", "content": task})
@@ -223,8 +212,8 @@ class AgentLoop:
             task: str = "Please fix the failing test.", max_turns: int | None = None) -> Run:
         """Start a run, step it until the model answers, the middleware stops it or ``max_turns`` model calls
         have been made (a recursion limit), then finish it."""
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
-            raise ValueError(f"max_turns must be an int >= 1 or None, got {max_turns!r}")
+        if max_turns is not None:
+            require_int("max_turns", max_turns)
         run = self.start(script, thread_id=thread_id, run_id=run_id, task=task)
         while not run.done:
             if max_turns is not None and len(run.steps) >= max_turns:
@@ -347,9 +336,9 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
     return None
 
 
-def _clip(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _one_line(text: Any, width: int) -> str:
+    """``text`` on one line (runs of white space folded to one space), cut to ``width``."""
+    return clip(" ".join(str(text).split()), width)
 
 
 def _call_text(request: Mapping[str, Any]) -> str:
@@ -379,13 +368,13 @@ def format_messages(messages: Iterable[Mapping[str, Any]], *, start: int = 0, wi
         label = f"{kind}:{message['name']}" if message.get("name") and kind != "tool" else kind
         head = f"{index:2d} {label:<10} "
         if _role(message) == "tool":
-            lines.append(head + _clip(f"{message.get('tool_call_id')}: {message.get('content', '')}", width))
+            lines.append(head + _one_line(f"{message.get('tool_call_id')}: {message.get('content', '')}", width))
             continue
         requests = message.get("tool_calls") or []
         if message.get("content") or not requests:
-            lines.append(head + _clip(message.get("content", ""), width))
+            lines.append(head + _one_line(message.get("content", ""), width))
             head = " " * len(head)
         for request in requests:
-            lines.append(head + _clip(_call_text(request), width))
+            lines.append(head + _one_line(_call_text(request), width))
             head = " " * len(head)
     return "\n".join(lines)

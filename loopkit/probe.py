@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .checks import require_int, require_number
 from . import upstream
 from .bounded import BoundedDict
 from .fingerprint import fingerprint
@@ -127,8 +128,7 @@ def url_fetcher(timeout: float = TIMEOUT_SECONDS) -> Callable[[str], bytes]:
 
     Each request has a ``timeout`` (seconds); a response over ``MAX_BYTES`` is refused.
     """
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    require_number("timeout", timeout)
 
     def fetch(path: str) -> bytes:
         request = urllib.request.Request(upstream.raw_url(path), headers={"User-Agent": "loopkit-probe"})
@@ -405,8 +405,7 @@ def generated_batches(n: int = BATCHES, seed: int = SEED) -> list[list[dict]]:
     >>> len(generated_batches(5)), generated_batches(5) == generated_batches(5)
     (5, True)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive int, got {n!r}")
+    require_int("n", n)
     rng = random.Random(seed)
     batches = []
     for _ in range(n):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adapters import DEFAULT_MAX_BYTES, Batch, Run, TraceError, iter_runs
+from .checks import clip
 from .detector import Decision, DetectorConfig, Outcome
 from .middleware import LoopMiddleware, middleware_for
 from .tool_maps import PRESETS, ToolMap
@@ -297,17 +298,13 @@ def display_name(name: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 def call_names(calls: list) -> str:
     """The tool names of a batch, ``"read_file x2, bash"``, escaped for display and cut to 48 characters."""
     names: dict[str, int] = {}
     for call in calls:
         name = display_name(call["name"])
         names[name] = names.get(name, 0) + 1
-    return _clip(", ".join(name if n == 1 else f"{name} x{n}" for name, n in names.items()), 48)
+    return clip(", ".join(name if n == 1 else f"{name} x{n}" for name, n in names.items()), 48)
 
 
 def _verdict(report: RunReport, upstream: str) -> str:

@@ -123,9 +123,11 @@ def test_a_zip_member_declaring_more_than_the_limit_is_refused_before_it_is_open
         list(iter_runs(archive, max_bytes=1 << 20))
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "1"])
-def test_max_bytes_must_be_a_positive_int(bad):
-    with pytest.raises(ValueError, match="max_bytes must be a positive int"):
+@pytest.mark.parametrize("bad, error, says", [(0, ValueError, "at least 1, got 0"), (-1, ValueError, "at least 1"),
+                                              (1.5, TypeError, "an int, got float"), (True, TypeError, "an int"),
+                                              ("1", TypeError, "an int, got str")])
+def test_max_bytes_must_be_a_positive_int(bad, error, says):
+    with pytest.raises(error, match=f"max_bytes must be {says}"):
         list(iter_runs(CHAT, max_bytes=bad))
 
 

@@ -95,7 +95,7 @@ def test_bad_input_is_named():
     df = trace.replay(patterns.get("polling"))
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
         plots.timeline(df, {"warn_threshold": 3})
-    with pytest.raises(ValueError, match="top must be an int >= 1"):
+    with pytest.raises(ValueError, match="top must be at least 1, got 0"):
         plots.timeline(df, top=0)
 
 

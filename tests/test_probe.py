@@ -405,7 +405,7 @@ def test_generated_batches_are_reproducible_and_varied():
     shapes = {type(call.get("args", "missing")).__name__ for batch in batches for call in batch}
     assert shapes >= {"dict", "str", "int", "list", "NoneType"}
     assert any(len(b) != len({repr(c) for c in b}) for b in batches), "no batch repeats a call"
-    with pytest.raises(ValueError, match="n must be a positive int"):
+    with pytest.raises(ValueError, match="n must be at least 1, got 0"):
         probe.generated_batches(0)
 
 
@@ -501,7 +501,7 @@ def test_url_fetcher_refuses_an_oversized_download(monkeypatch):
     monkeypatch.setattr(probe.urllib.request, "urlopen", lambda request, timeout: FakeResponse(b"x" * 3_000_000))
     report = probe.run_probe(fetch=probe.url_fetcher(), env={})
     assert report.status == "refused" and "larger than 2000000 bytes" in report.message
-    with pytest.raises(ValueError, match="timeout must be a positive number"):
+    with pytest.raises(ValueError, match="timeout must be more than 0, got 0"):
         probe.url_fetcher(timeout=0)
 
 

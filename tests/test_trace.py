@@ -115,7 +115,7 @@ def test_bad_arguments_are_named():
         trace.replay([A], {"warn_threshold": 2})
     with pytest.raises(TypeError, match="middleware must be a PinnedMiddleware or RunScopedMiddleware"):
         trace.replay([A], middleware="x")
-    with pytest.raises(TypeError, match="call 0 of the batch must be a mapping"):
+    with pytest.raises(TypeError, match=r"batches\[0\]\[0\] must be a mapping"):
         trace.replay([["bash"]])
 
 

@@ -42,7 +42,7 @@ def test_panel_and_bad_step():
     assert "Pairing broken: message 6 (human)" in out and "<pre>" in out
     out = render_lifecycle("cross_file_sweep", "after_results", 40)
     assert "earlier line(s)" in out and "BROKEN" not in out
-    with pytest.raises(ValueError, match="step must be an int >= 0"):
+    with pytest.raises(ValueError, match="step must be at least 0, got -1"):
         lifecycle_state("exact_repeat", "after_results", -1)
 
 

@@ -55,7 +55,7 @@ def test_panel_gives_the_verdict_and_the_running_count():
     assert out.count("<tr>") == 1 + 3  # header and the three turns so far
     out = render_repeats(8)
     assert "So far 6 of 8 turns redo earlier work." in out and "<td>yes, turn 2</td>" in out
-    with pytest.raises(ValueError, match="turn must be an int from 1 to 8, got 9"):
+    with pytest.raises(ValueError, match="turn must be at most 8, got 9"):
         render_repeats(9)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..checks import require_int
 from ..detector import DetectorConfig
 from ..trace import TOOL_PREFIX, config_of, tool_columns
 
@@ -43,8 +44,7 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
         config = config_of(df)
     elif not isinstance(config, DetectorConfig):
         raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise ValueError(f"top must be an int >= 1, got {top!r}")
+    require_int("top", top)
 
     fig, (hash_ax, freq_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5.5), layout="constrained")
     steps = df["step"].tolist()

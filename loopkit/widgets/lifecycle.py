@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from ..checks import require_int
 from ..detector import DetectorConfig
 from ..middleware import PinnedMiddleware
 from ..lifecycle import PLACEMENTS, AgentLoop, check_pairing, format_messages
@@ -27,8 +28,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     >>> lifecycle_state("exact_repeat", "before_results", 3)["pairing"]
     'message 6 (human) comes before the result of call_3, requested by message 5'
     """
-    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-        raise ValueError(f"step must be an int >= 0, got {step!r}")
+    require_int("step", step, at_least=0)
     p = get(pattern)
     loop = AgentLoop(PinnedMiddleware(config), placement=placement)
     run = loop.start(p.batches, run_id="run-1", task=f"Task for the {p.name} script.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..checks import require_int
 from ..fingerprint import fingerprint
 from ._base import View, table_html
 
@@ -58,8 +59,7 @@ def render_repeats(turn: int, turns: Sequence = STUCK_TURNS) -> str:
     rows = repeat_steps(turns)
     if not rows:
         return "<i>No turns to step through.</i>"
-    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= len(rows):
-        raise ValueError(f"turn must be an int from 1 to {len(rows)}, got {turn!r}")
+    require_int("turn", turn, at_most=len(rows))
     current = rows[turn - 1]
     redone = sum(row["repeats"] is not None for row in rows[:turn])
     if current["repeats"] is None:
