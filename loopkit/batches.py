@@ -44,10 +44,10 @@ def check_batches(batches: Any, *, name: str = "batches") -> list[list[Call]]:
 
     >>> check_batches(([{"name": "bash", "args": {}}],))
     [[{'name': 'bash', 'args': {}}]]
-    >>> check_batches([{"name": "bash", "args": {}}])
+    >>> check_batches([{"name": "bash", "args": {}}])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: batches[0] is a single call (a mapping); a trace is a list of batches, each a list of calls: wrap one call per turn as [[call1], [call2], ...]
+    TypeError: batches[0] is a single call (a mapping); a trace is a list of batches, each a list of calls: ...
     """
     if not _is_sequence_of(batches):
         raise TypeError(f"{name} must be a list of batches (each a list of tool calls), got {type(batches).__name__}")

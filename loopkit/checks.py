@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["require_int", "require_number", "clip"]
+__all__ = ["require_int", "require_number", "require_strs", "clip"]
 
 
 def require_int(name: str, value: Any, *, at_least: int = 1, at_most: int | None = None) -> int:
@@ -55,3 +55,18 @@ def clip(text: str, width: int, *, keep_end: bool = False) -> str:
     if len(text) <= width:
         return text
     return "..." + text[len(text) - width + 3:] if keep_end else text[: width - 3] + "..."
+
+
+def require_strs(name: str, values: Any) -> list[str]:
+    """``values`` as a list, if it is a collection of str; a single str is refused (it would be read letter by letter).
+
+    >>> require_strs("names", ("PATH", "HOME"))
+    ['PATH', 'HOME']
+    """
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a collection of str, not a single str (write ({values!r},))")
+    items = list(values)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{index}] must be a str, got {type(item).__name__}")
+    return items

@@ -459,7 +459,7 @@ def test_scrub_env_keeps_the_allow_list_exactly():
     [
         ([("PATH", "/bin")], (), TypeError, "env must be a mapping"),
         ({"PATH": "/bin"}, "PATH", TypeError, "not a single str"),
-        ({"PATH": "/bin"}, (1,), TypeError, "allow must hold str names"),
+        ({"PATH": "/bin"}, (1,), TypeError, r"allow\[0\] must be a str, got int"),
         ({1: "x"}, (), TypeError, "env names must be str"),
         ({"TOKEN": 5}, (), TypeError, r"env\['TOKEN'\] must be a str, got int"),
     ],
@@ -607,7 +607,7 @@ def test_a_missing_or_empty_declared_credential_is_denied_without_fallback(provi
 @pytest.mark.parametrize(
     "declared, provided, error, fragment",
     [
-        ("GITHUB_TOKEN", {}, TypeError, "declared must be a collection of names, not a single str"),
+        ("GITHUB_TOKEN", {}, TypeError, "declared must be a collection of str, not a single str"),
         (["BAD NAME"], {}, ValueError, "declared name 'BAD NAME' is not a valid environment variable name"),
         (["T"], [("T", "v")], TypeError, "provided must be a mapping"),
         (["T"], {"T": 12345}, TypeError, "credential T must be a str, got int"),

@@ -8,7 +8,7 @@ import pytest
 from loopkit import BoundedDict, DetectorConfig, read_bucket
 from loopkit.adapters import iter_runs
 from loopkit.batches import Batch, check_batches
-from loopkit.checks import clip, require_int, require_number
+from loopkit.checks import clip, require_int, require_number, require_strs
 from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
 from loopkit.lifecycle import AgentLoop
 from loopkit.policies import run_script
@@ -39,6 +39,14 @@ def test_require_number_is_strict_at_both_ends_and_refuses_nan():
         require_number("p", 1, below=1)
     with pytest.raises(TypeError, match="^t must be a number, got bool$"):
         require_number("t", True)
+
+
+def test_require_strs_refuses_a_single_str_and_names_the_bad_item():
+    assert require_strs("names", iter(["A", "B"])) == ["A", "B"]
+    with pytest.raises(TypeError, match=r"^names must be a collection of str, not a single str \(write \('AB',\)\)$"):
+        require_strs("names", "AB")
+    with pytest.raises(TypeError, match=r"^names\[1\] must be a str, got int$"):
+        require_strs("names", ["A", 1])
 
 
 def test_clip_keeps_the_width_and_marks_the_cut():
