@@ -3,7 +3,7 @@
 The core (normalization, keys, fingerprints, bounded dicts, the detector, the pattern library, the simulated agent
 loop) uses only the standard library; ``import loopkit`` never imports pandas, numpy, matplotlib or ipywidgets.
 The views live in :mod:`loopkit.widgets` and :mod:`loopkit.plots`, the self-checks in :mod:`loopkit.exercises`;
-replay tables in :mod:`loopkit.trace` (pandas).
+replay tables in :mod:`loopkit.replay_table` (pandas).
 """
 
 from . import patterns
@@ -38,7 +38,7 @@ from .boundaries import (
 from .detector import Decision, DetectorConfig, PinnedDetector, SeverityFirstDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
-from .lifecycle import AgentLoop, check_pairing, format_messages
+from .agent_loop import AgentLoop, check_pairing, format_messages
 from .middleware import PinnedMiddleware, RunScopedMiddleware
 from .normalize import canonical_json, normalize_args
 from .adapters import iter_runs

@@ -10,8 +10,8 @@ from loopkit.adapters import iter_runs
 from loopkit.batches import Batch, check_batches
 from loopkit.checks import clip, require_int, require_number, require_strs
 from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
-from loopkit.lifecycle import AgentLoop
-from loopkit.policies import run_script
+from loopkit.agent_loop import AgentLoop
+from loopkit.eviction_race import run_script
 
 CALL = {"name": "bash", "args": {"command": "ls"}}
 

@@ -177,7 +177,7 @@ def test_missing_file_and_wrong_explicit_format(tmp_path):
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("loopkit.trace")
+    pytest.importorskip("loopkit.replay_table")
     target = tmp_path / "timeline.png"
     out = replay(LOOP, "--plot", target)
     assert out.returncode == 1, out.stderr

@@ -2,7 +2,7 @@
 
 from loopkit import LRUDict, call_entry, fingerprint
 from loopkit.exercises import ch03, ch04
-from loopkit.policies import run_script
+from loopkit.eviction_race import run_script
 
 
 def call(name, **args):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..checks import require_int
 from ..detector import DetectorConfig
-from ..trace import TOOL_PREFIX, config_of, tool_columns
+from ..replay_table import TOOL_PREFIX, config_of, tool_columns
 
 __all__ = ["timeline"]
 
@@ -26,7 +26,7 @@ def _limit_lines(ax, warn: int, hard: int, prefix: str = "", style: str = "--") 
 
 
 def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: str | None = None):
-    """Draw a :func:`loopkit.trace.replay` table as two panels and return their Axes ``(hash_ax, freq_ax)``.
+    """Draw a :func:`loopkit.replay_table.replay` table as two panels and return their Axes ``(hash_ax, freq_ax)``.
 
     The top panel is the hash layer: the batch fingerprint's count in its window against ``warn_threshold`` and
     ``hard_limit``. The bottom panel is the frequency layer: the windowed call counts of the ``top`` most-called
@@ -39,7 +39,7 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
 
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
-        raise ValueError(f"df must be a table from loopkit.trace.replay(); it lacks the column(s) {sorted(missing)}")
+        raise ValueError(f"df must be a table from loopkit.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
     if config is None:
         config = config_of(df)
     elif not isinstance(config, DetectorConfig):

@@ -1,7 +1,7 @@
 """The eviction race (chapter 04): script operations and watch FIFO, LRU and cachetools' FIFO keep different keys.
 
 Controls: ``script`` (a Textarea with one operation per line or ``;``-separated: ``set KEY VALUE``, ``get KEY``,
-``del KEY``; see :mod:`loopkit.policies`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
+``del KEY``; see :mod:`loopkit.eviction_race`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
 left (next to evict first) and the keys evicted, then each policy's keys after every operation. A malformed
 operation shows a message naming its line and what was expected.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from ..policies import parse_script, run_script, step_rows
+from ..eviction_race import parse_script, run_script, step_rows
 from ._base import View, table_html
 
 __all__ = ["DEFAULT_SCRIPT", "eviction_race", "render_eviction_race"]

@@ -7,7 +7,7 @@ import html
 from ..checks import require_int
 from ..detector import DetectorConfig
 from ..middleware import PinnedMiddleware
-from ..lifecycle import PLACEMENTS, AgentLoop, check_pairing, format_messages
+from ..agent_loop import PLACEMENTS, AgentLoop, check_pairing, format_messages
 from ..patterns import PATTERNS, get
 from ._base import View, table_html
 

@@ -18,12 +18,12 @@ def playground_summary(pattern: str, config: DetectorConfig) -> dict:
     >>> s["first_warn"], s["first_stop"], s["detector"], s["label"], s["agrees"]
     (4, 8, 'stop', 'progress', False)
     """
-    from .. import trace
+    from .. import replay_table
 
     p = get(pattern)
-    df = trace.replay(p.batches, config)
-    first_warn, first_stop = trace.first_steps(df)
-    said = trace.verdict(df)
+    df = replay_table.replay(p.batches, config)
+    first_warn, first_stop = replay_table.first_steps(df)
+    said = replay_table.verdict(df)
     return {"pattern": p.name, "description": p.description, "label": p.label, "batches": len(df),
             "first_warn": first_warn, "first_stop": first_stop, "detector": said,
             "agrees": (said != "ok") == (p.label == "loop"), "table": df}

@@ -3,7 +3,7 @@
 import pytest
 
 from loopkit import widgets
-from loopkit.widgets.shapes import TRANSPORTS, explain_args, raw_value, render_normalize, rule
+from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
 STRING, OBJECT, NONE = TRANSPORTS
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
-from loopkit.lifecycle import WARNING_NAME, AgentLoop, Run, append_text, check_pairing, format_messages
+from loopkit.agent_loop import WARNING_NAME, AgentLoop, Run, append_text, check_pairing, format_messages
 
 
 def call(name, **args):
