@@ -69,3 +69,11 @@ def text(html: str) -> str:
 def as_text(rows, columns=None) -> list[dict[str, str]]:
     """``rows`` as the panel shows them: every value turned to text, only ``columns`` kept (all when None)."""
     return [{c: str(row.get(c, "")) for c in (columns or row)} for row in rows]
+
+
+def read_view(view, render, read):
+    """``read(**values)`` for the view's current control values, once the panel is checked to show exactly
+    ``render(**values)``: so a test asserts on what the plain function builds, and knows the panel shows it."""
+    values = view.values()
+    assert view.panel.value == render(**values), "the panel is not the render of the current controls"
+    return read(**values)

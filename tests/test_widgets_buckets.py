@@ -10,7 +10,7 @@ import ipywidgets as W
 import pytest
 
 from loopkit import widgets
-from html_tables import text
+from html_tables import read_view, text
 from loopkit.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
 
 
@@ -77,8 +77,7 @@ def test_the_panel_states_the_key_its_meaning_and_draws_the_buckets():
 
 def span(view):
     """The key the view's plain function computes from its current controls; the panel must show exactly that."""
-    assert view.panel.value == render_buckets(**view.values())
-    return bucket_span(view.values()["path"], *view.values()["lines"])
+    return read_view(view, render_buckets, lambda path, lines: bucket_span(path, *lines))
 
 
 def test_view_controls_contract():

@@ -1,7 +1,7 @@
 """Chapter 08's deployment advisor: the rows it shows, the panel that shows them, then the live view driven through
 its controls. The decision itself is loopkit.boundaries.recommend_deployment (tests/test_boundaries.py)."""
 
-from html_tables import as_text, tables, text
+from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
 from loopkit.boundaries import DEPLOYMENTS, recommend_deployment
 from loopkit.widgets.deployment import QUESTIONS, deployment_rows, render_advice
@@ -22,8 +22,7 @@ def test_the_panel_shows_the_choice_its_reasons_and_its_rows():
 
 def advice(view):
     """The recommendation for the view's current answers; the panel must show exactly that."""
-    assert view.panel.value == render_advice(**view.values())
-    return recommend_deployment(**view.values())
+    return read_view(view, render_advice, recommend_deployment)
 
 
 def test_the_view_starts_local_and_follows_its_controls():

@@ -4,7 +4,7 @@ script and maxsize controls."""
 import ipywidgets as W
 import pytest
 
-from html_tables import as_text, tables, text
+from html_tables import as_text, read_view, tables, text
 from loopkit.eviction_race import step_rows
 from loopkit.widgets import eviction_race
 from loopkit.widgets.eviction import DEFAULT_SCRIPT, race_summary, render_eviction_race
@@ -43,8 +43,7 @@ def test_empty_script_says_what_to_write():
 
 def shown(view):
     """The summary for the view's current controls; the panel must show exactly what the plain functions build."""
-    assert view.panel.value == render_eviction_race(**view.values())
-    return outcome(**view.values())
+    return read_view(view, render_eviction_race, outcome)
 
 
 def test_view_contract_script_textarea_and_maxsize_slider():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from html_tables import tables, text
+from html_tables import read_view, tables, text
 from loopkit import widgets
 from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
@@ -74,8 +74,7 @@ def test_the_panel_shows_every_step_as_a_row():
 
 def steps(view):
     """The steps for the view's current controls; the panel must show exactly what explain_args builds."""
-    assert view.panel.value == render_normalize(**view.values())
-    return explain_args(**view.values())
+    return read_view(view, render_normalize, explain_args)
 
 
 def test_view_updates_from_every_control():

@@ -5,7 +5,7 @@ import pathlib
 import ipywidgets as W
 import pytest
 
-from html_tables import as_text, tables, text
+from html_tables import as_text, read_view, tables, text
 from loopkit.widgets import transcript_replay
 from loopkit.widgets.transcript import read_transcript, render_transcript, transcript_files
 
@@ -55,8 +55,7 @@ def test_view_controls_drive_the_panel():
     view = transcript_replay(DATA)
 
     def reading():
-        assert view.panel.value == render_transcript(**view.values())
-        return read_transcript(**view.values())
+        return read_view(view, render_transcript, read_transcript)
 
     assert isinstance(view.controls["path"], W.Dropdown) and isinstance(view.controls["warn"], W.IntSlider)
     view.controls["path"].value = LOOP

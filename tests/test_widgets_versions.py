@@ -1,6 +1,6 @@
 """Chapter 07's side-by-side view: the plain rows, and the live view reacting to its controls."""
 
-from html_tables import as_text, tables, text
+from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
 from loopkit.widgets.versions import COLUMNS, render_versions, version_rows
 
@@ -24,8 +24,7 @@ def test_the_view_starts_at_the_scenarios_config_and_redraws():
                              "tool_freq_hard_limit": 3}
 
     def later():
-        assert view.panel.value == render_versions(**view.values())
-        return [row["later"] for row in version_rows(**view.values())]
+        return [row["later"] for row in read_view(view, render_versions, version_rows)]
 
     assert later() == ["stop frequency read_file 3"]
     view.controls["tool_freq_hard_limit"].value = 4
