@@ -47,12 +47,13 @@ __all__ = [
 
 # TEMPORARY shim for the notebooks; the lead removes it when the chapters are updated
 # Chapters 03, 06 and 08 import these chapter helpers with `from loopkit import ...`; their homes are named here.
-from .agent_loop import AgentLoop, check_pairing, format_messages  # noqa: E402
+from .agent_loop import AgentLoop  # noqa: E402
 from .boundaries import (CredentialError, HeaderValueError, deployment_table, evidence_table,  # noqa: E402
                          frame_untrusted, inject_credentials, keyed_fingerprint, memory_bucket, read_frame,
                          recommend_deployment, scrub_env, strip_server_owned, validate_header_value)
 from .collisions import (birthday_rows, calls_for_probability, expected_tries, find_prefix_collision,  # noqa: E402
                          prefix_bits)
+from .conversation import check_pairing, format_messages  # noqa: E402
 
 __all__ += [
     "AgentLoop", "check_pairing", "format_messages",

@@ -18,7 +18,7 @@ LAYERS = {
     "core helpers": ["checks", "batches", "normalize", "keys", "fingerprint", "bounded", "upstream", "_lazy"],
     "detector and middleware": ["detector", "middleware"],
     "replay and adapters": ["adapters", "tool_maps", "replay", "providers"],
-    "teaching aids": ["patterns", "replay_table", "trace", "agent_loop", "lifecycle", "eviction_race", "policies",
+    "teaching aids": ["patterns", "replay_table", "trace", "agent_loop", "conversation", "lifecycle", "eviction_race", "policies",
                       "versions", "conformance", "collisions", "js_bucket", "peers", "challenge", "boundaries", "probe",
                       "exercises", "widgets", "plots"],
     "command line": ["cli", "__main__"],

@@ -7,7 +7,8 @@ import html
 from ..checks import require_int
 from ..detector import DetectorConfig
 from ..middleware import PinnedMiddleware
-from ..agent_loop import PLACEMENTS, AgentLoop, check_pairing, format_messages
+from ..agent_loop import PLACEMENTS, AgentLoop
+from ..conversation import check_pairing, format_messages
 from ..patterns import PATTERNS, get
 from ._base import View, table_html
 
