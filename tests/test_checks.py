@@ -5,13 +5,14 @@ import math
 
 import pytest
 
-from loopkit import BoundedDict, DetectorConfig, read_bucket
+from loopkit import BoundedDict, DetectorConfig, PinnedMiddleware, adapters, read_bucket
 from loopkit.adapters import iter_runs
+from loopkit.agent_loop import AgentLoop
 from loopkit.batches import Batch, check_batches
 from loopkit.checks import clip, require_int, require_number, require_strs
 from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
-from loopkit.agent_loop import AgentLoop
 from loopkit.eviction_race import run_script
+from loopkit.replay import replay_batches
 
 CALL = {"name": "bash", "args": {"command": "ls"}}
 
@@ -101,6 +102,7 @@ def test_check_batches_names_the_first_bad_batch_or_call(batches, error, says):
 
 
 def test_the_adapters_and_the_replay_share_one_batch_record():
-    from loopkit import adapters, replay
-
-    assert adapters.Batch is Batch and replay.Batch is Batch
+    assert adapters.Batch is Batch
+    read = Batch(7, "t.jsonl:12", [CALL])  # a batch read from a transcript keeps its step and location
+    step = next(replay_batches([read, [CALL]], PinnedMiddleware()))
+    assert (step.step, step.where) == (7, "t.jsonl:12")
