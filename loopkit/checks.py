@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["require_int", "require_number", "require_strs", "clip"]
+__all__ = ["require_int", "require_number", "require_str", "require_strs", "clip"]
 
 
 def require_int(name: str, value: Any, *, at_least: int = 1, at_most: int | None = None) -> int:
@@ -55,6 +55,17 @@ def clip(text: str, width: int, *, keep_end: bool = False) -> str:
     if len(text) <= width:
         return text
     return "..." + text[len(text) - width + 3:] if keep_end else text[: width - 3] + "..."
+
+
+def require_str(name: str, value: Any) -> str:
+    """``value`` if it is a str.
+
+    >>> require_str("source", "web_page")
+    'web_page'
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return value
 
 
 def require_strs(name: str, values: Any) -> list[str]:

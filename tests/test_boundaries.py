@@ -105,7 +105,7 @@ def test_a_fake_system_reminder_stays_inside_its_frame():
         ('web"page', "x", ValueError, "short lowercase name"),
         ("", "x", ValueError, "short lowercase name"),
         ("a" * 41, "x", ValueError, "short lowercase name"),
-        (None, "x", ValueError, "short lowercase name"),
+        (None, "x", TypeError, "source must be a str, got NoneType"),
         ("web_page", b"bytes", TypeError, "text must be a str, got bytes"),
     ],
 )

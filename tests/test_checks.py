@@ -6,10 +6,11 @@ import math
 import pytest
 
 from loopkit import BoundedDict, DetectorConfig, PinnedMiddleware, adapters, read_bucket
+from loopkit import boundaries as b
 from loopkit.adapters import iter_runs
 from loopkit.agent_loop import AgentLoop
 from loopkit.batches import Batch, check_batches
-from loopkit.checks import clip, require_int, require_number, require_strs
+from loopkit.checks import clip, require_int, require_number, require_str, require_strs
 from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
 from loopkit.eviction_race import run_script
 from loopkit.replay import replay_batches
@@ -40,6 +41,12 @@ def test_require_number_is_strict_at_both_ends_and_refuses_nan():
         require_number("p", 1, below=1)
     with pytest.raises(TypeError, match="^t must be a number, got bool$"):
         require_number("t", True)
+
+
+def test_require_str():
+    assert require_str("path", "a.py") == "a.py"
+    with pytest.raises(TypeError, match="^path must be a str, got bytes$"):
+        require_str("path", b"a.py")
 
 
 def test_require_strs_refuses_a_single_str_and_names_the_bad_item():
@@ -77,6 +84,24 @@ def test_every_count_argument_is_checked_with_one_wording(name, call):
         call("2")
     with pytest.raises(ValueError, match=f"^{name} must be at least 1, got 0$"):
         call(0)
+
+
+TEXT_ARGUMENTS = [
+    ("source", lambda v: b.trust_channel(v)),
+    ("source", lambda v: b.frame_untrusted(v, "text")),
+    ("text", lambda v: b.frame_untrusted("web_page", v)),
+    ("framed", lambda v: b.read_frame(v)),
+    ("instructions", lambda v: b.assemble_context(v, [])),
+    ("name", lambda v: b.is_secret_name(v)),
+    ("name", lambda v: b.deerflow_scrubs(v)),
+    ("value", lambda v: b.deerflow_header_refusal(v)),
+]
+
+
+@pytest.mark.parametrize("name, call", TEXT_ARGUMENTS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(TEXT_ARGUMENTS)])
+def test_every_text_argument_is_checked_with_one_wording(name, call):
+    with pytest.raises(TypeError, match=f"^{name} must be a str, got int$"):
+        call(3)
 
 
 # -- batches ---------------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..checks import require_strs
+from ..checks import require_str, require_strs
 from .sources import deerflow_column
 
 __all__ = ["SECRET_WORDS", "SECRET_SUFFIXES", "HARMLESS_WORDS", "DEFAULT_ALLOW", "is_secret_name", "scrub_env",
@@ -71,8 +71,7 @@ def is_secret_name(name: str) -> bool:
     >>> [is_secret_name(n) for n in ("GITHUB_TOKEN", "apiKey", "PGPASSWORD", "KEYBOARD_LAYOUT", "PROXY_BYPASS")]
     [True, True, True, False, False]
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    require_str("name", name)
     return any(_is_secret_word(word) for word in _words(name))
 
 
@@ -113,8 +112,7 @@ def deerflow_scrubs(name: str) -> bool:
     >>> deerflow_scrubs("KEYBOARD_LAYOUT"), deerflow_scrubs("SSH_AUTH_SOCK")
     (True, False)
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    require_str("name", name)
     return any(fragment in name.upper() for fragment in DEERFLOW_ENV_FRAGMENTS)
 
 

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ..checks import require_strs
+from ..checks import require_str, require_strs
 from .sources import deerflow_column
 
 __all__ = ["HeaderValueError", "validate_header_value", "deerflow_header_refusal", "header_rules_table"]
@@ -72,8 +72,7 @@ def deerflow_header_refusal(value: str) -> str | None:
     >>> deerflow_header_refusal("Bearer t\\n"), deerflow_header_refusal("tab\\tinside")
     ('contains a line break or a NUL', None)
     """
-    if not isinstance(value, str):
-        raise TypeError(f"value must be a str, got {type(value).__name__}")
+    require_str("value", value)
     if not value.isascii():
         return "contains a character outside ASCII"
     if _DEERFLOW_FORBIDDEN_IN_HEADERS & set(value):
