@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["require_int", "require_number", "require_str", "require_strs", "clip"]
+__all__ = ["require_int", "require_number", "require_str", "require_strs", "require_instance", "clip"]
 
 
 def require_int(name: str, value: Any, *, at_least: int = 1, at_most: int | None = None) -> int:
@@ -44,6 +44,18 @@ def require_number(name: str, value: Any, *, above: float = 0, below: float | No
     if below is not None and not value < below:
         raise ValueError(f"{name} must be less than {below}, got {value}")
     return value
+
+
+def require_instance(name: str, value: Any, kind: type, *, or_none: bool = False) -> Any:
+    """``value`` if it is a ``kind`` (or ``None``, when ``or_none``).
+
+    >>> require_instance("config", None, dict, or_none=True) is None
+    True
+    """
+    if isinstance(value, kind) or (or_none and value is None):
+        return value
+    expected = f"{kind.__name__} or None" if or_none else kind.__name__
+    raise TypeError(f"{name} must be a {expected}, got {type(value).__name__}")
 
 
 def clip(text: str, width: int, *, keep_end: bool = False) -> str:

@@ -10,7 +10,7 @@ from loopkit import boundaries as b
 from loopkit.adapters import iter_runs
 from loopkit.agent_loop import AgentLoop
 from loopkit.batches import Batch, check_batches
-from loopkit.checks import clip, require_int, require_number, require_str, require_strs
+from loopkit.checks import clip, require_instance, require_int, require_number, require_str, require_strs
 from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
 from loopkit.eviction_race import run_script
 from loopkit.replay import replay_batches
@@ -55,6 +55,14 @@ def test_require_strs_refuses_a_single_str_and_names_the_bad_item():
         require_strs("names", "AB")
     with pytest.raises(TypeError, match=r"^names\[1\] must be a str, got int$"):
         require_strs("names", ["A", 1])
+
+
+def test_require_instance_names_the_type_and_whether_none_is_allowed():
+    assert require_instance("d", {}, dict) == {} and require_instance("d", None, dict, or_none=True) is None
+    with pytest.raises(TypeError, match="^d must be a dict, got NoneType$"):
+        require_instance("d", None, dict)
+    with pytest.raises(TypeError, match="^config must be a DetectorConfig or None, got dict$"):
+        require_instance("config", {}, DetectorConfig, or_none=True)
 
 
 def test_clip_keeps_the_width_and_marks_the_cut():

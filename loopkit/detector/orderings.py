@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from ..bounded import LRUDict
+from ..checks import require_instance
 from ..fingerprint import fingerprint
 from ..keys import read_bucket, read_window
 from .config import DetectorConfig
@@ -28,10 +29,8 @@ class Detector:
 
     def __init__(self, config: DetectorConfig | None = None, *,
                  on_evict: Callable[[Hashable, ScopeState], None] | None = None) -> None:
-        if config is None:
+        if require_instance("config", config, DetectorConfig, or_none=True) is None:
             config = DetectorConfig()
-        if not isinstance(config, DetectorConfig):
-            raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
         self._config = config
         self._states: LRUDict = LRUDict(config.max_tracked_threads, on_evict=on_evict)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..checks import require_int
+from ..checks import require_instance, require_int
 from ..detector import DetectorConfig
 from ..replay_table import TOOL_PREFIX, config_of, tool_columns
 
@@ -40,10 +40,8 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
         raise ValueError(f"df must be a table from loopkit.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
-    if config is None:
+    if require_instance("config", config, DetectorConfig, or_none=True) is None:
         config = config_of(df)
-    elif not isinstance(config, DetectorConfig):
-        raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
     require_int("top", top)
 
     fig, (hash_ax, freq_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5.5), layout="constrained")
