@@ -7,19 +7,7 @@ import json
 import pytest
 
 from loopkit import call_entry, fingerprint, normalize_args, read_bucket, stable_key
-
-
-class Odd:
-    def __str__(self):
-        return "odd!"
-
-
-class Hostile:
-    def __str__(self):
-        raise RuntimeError("no str for you")
-
-    def __repr__(self):
-        raise RuntimeError("no repr either")
+from odd_values import Hostile, Shown
 
 
 @pytest.mark.parametrize(
@@ -38,7 +26,7 @@ class Hostile:
         (True, ({}, "true")),
         ([{"b": 1, "a": 2}], ({}, '[{"a": 2, "b": 1}]')),
         (("x", None), ({}, '["x", null]')),
-        (Odd(), ({}, '"odd!"')),
+        (Shown(), ({}, '"odd!"')),
     ],
 )
 def test_normalize_shapes(raw, expected):

@@ -7,18 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import canonical_json
+from odd_values import Hostile, Shown
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
-
-
-class Shown:
-    def __str__(self):
-        return "shown"
-
-
-class Hostile:
-    def __str__(self):
-        raise RuntimeError("no")
 
 
 odd = st.builds(Shown) | st.builds(Hostile) | st.binary(max_size=4) | st.builds(set, st.lists(st.integers(), max_size=2))
