@@ -19,7 +19,7 @@ LAYERS = {
     "detector and middleware": ["detector", "middleware"],
     "replay and adapters": ["adapters", "tool_maps", "replay", "providers"],
     "teaching aids": ["patterns", "replay_table", "trace", "agent_loop", "conversation", "lifecycle", "eviction_race", "policies",
-                      "versions", "conformance", "collisions", "js_bucket", "peers", "challenge", "boundaries", "probe",
+                      "versions", "conformance", "collisions", "js_bucket", "peers", "loop_checker", "challenge", "boundaries", "probe",
                       "exercises", "widgets", "plots"],
     "command line": ["cli", "__main__"],
 }
