@@ -55,10 +55,10 @@ def test_keyed_fingerprint_rejects_weak_secrets_without_showing_them():
 @pytest.mark.parametrize(
     "calls, message",
     [
-        (["x"], "fingerprint(): call 0 must be a mapping with 'name' and 'args', got str: 'x'"),
-        (5, "fingerprint() expects an iterable of tool-call mappings, got int"),
-        ((c for c in [CALLS[0], 7]), "fingerprint(): call 1 must be a mapping with 'name' and 'args', got int: 7"),
-        ([{"name": "a", "args": {1: 2, "b": 3}}], "fingerprint(): call 0 has arguments that cannot be keyed: "),
+        (["x"], "calls[0] must be a mapping with 'name' and 'args', got str"),
+        (5, "calls must be a list of tool calls, got int"),
+        ((c for c in [CALLS[0], 7]), "calls[1] must be a mapping with 'name' and 'args', got int"),
+        ([{"name": "a", "args": {1: 2, "b": 3}}], "fingerprint(): calls[0] has arguments that cannot be keyed: "),
     ],
 )
 def test_keyed_fingerprint_rejects_what_fingerprint_rejects_with_the_same_error(calls, message):

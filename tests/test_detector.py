@@ -131,7 +131,7 @@ def test_empty_batch_is_ok_and_records_nothing(kind):
 
 @pytest.mark.parametrize("kind", BOTH)
 @pytest.mark.parametrize("bad, says", [(3, "got int"), ("bash", "got str"), ({"name": "bash"}, "got dict"),
-                                       (["bash"], "call 0 of the batch must be a mapping")])
+                                       (["bash"], r"batch\[0\] must be a mapping with .name. and .args., got str")])
 def test_bad_batches_get_clear_errors(kind, bad, says):
     with pytest.raises(TypeError, match=says):
         kind().observe(bad, "t")

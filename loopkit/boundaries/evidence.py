@@ -12,6 +12,7 @@ import hmac
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from ..batches import check_batch
 from ..fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 from ..normalize import canonical_json
 
@@ -96,8 +97,8 @@ def keyed_fingerprint(calls: Iterable[Mapping[str, Any]], secret: bytes) -> str:
         raise TypeError(f"secret must be bytes, got {type(secret).__name__}")
     if len(secret) < 16:
         raise ValueError(f"secret must be at least 16 bytes long, got {len(secret)} bytes")
-    batch = list(calls) if isinstance(calls, Iterable) else calls
-    fingerprint(batch)  # the plain fingerprint's checks and its clear TypeError for anything that is not a batch
+    batch = check_batch(calls, name="calls")
+    fingerprint(batch)  # the plain fingerprint's clear TypeError for arguments that cannot be keyed
     entries = sorted(call_entry(call) for call in batch)
     tag = hmac.new(bytes(secret), canonical_json(entries).encode(), hashlib.sha256).hexdigest()
     return tag[:FINGERPRINT_HEX_CHARS]

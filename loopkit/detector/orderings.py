@@ -7,6 +7,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from ..bounded import LRUDict
+from ..batches import check_batch
 from ..checks import require_instance
 from ..fingerprint import fingerprint
 from ..keys import read_bucket, read_window
@@ -42,7 +43,7 @@ class Detector:
     def observe(self, calls: Iterable[Mapping[str, Any]], scope: Hashable) -> Decision:
         """Record one model turn's batch of tool calls in ``scope`` and decide. An empty batch is ``ok`` and
         records nothing, as upstream returns before touching its state when a message has no tool calls."""
-        batch = _as_batch(calls)
+        batch = check_batch(calls)
         if not batch:
             return OK
         digest = fingerprint(batch, read_key=self.read_key)
@@ -169,18 +170,3 @@ class SeverityFirstDetector(Detector):
             still_hot = state.tools.count(name) >= cfg.thresholds_for(name)[0]
             return self._warn_tool(state, digest, name, calls, mark=still_hot)
         return Decision("ok", fingerprint=digest)
-
-
-def _as_batch(calls: Any) -> list:
-    """The batch as a list of call mappings; anything else is a ``TypeError`` naming what was wrong."""
-    if isinstance(calls, (str, bytes, Mapping)):
-        raise TypeError(f"a batch must be a list of tool-call mappings, got {type(calls).__name__}")
-    try:
-        batch = list(calls)
-    except TypeError:
-        raise TypeError(f"a batch must be a list of tool-call mappings, got {type(calls).__name__}") from None
-    for index, call in enumerate(batch):
-        if not isinstance(call, Mapping):
-            raise TypeError(f"call {index} of the batch must be a mapping with 'name' and 'args', "
-                            f"got {type(call).__name__}: {call!r:.80}")
-    return batch
