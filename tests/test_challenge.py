@@ -7,7 +7,7 @@ import pytest
 
 from loopkit.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
 from loopkit.detector import DetectorConfig
-from loopkit.providers import load_trace
+from loopkit.adapters import load_trace
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import fingerprint
-from loopkit.providers import (
+from loopkit.adapters import (
     FORMATS,
     TraceError,
     batches_from_messages,

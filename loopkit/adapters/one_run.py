@@ -1,6 +1,6 @@
 """The one-run API: a transcript file that holds one conversation, streamed (:func:`iter_trace`) or read whole
-(:func:`load_trace`), and in-memory records (:func:`batches_from_messages`). Chapter 09 and ``loopkit.providers``
-use these; files that hold several runs are read with :func:`loopkit.adapters.runs.iter_runs`."""
+(:func:`load_trace`), and in-memory records (:func:`batches_from_messages`). The capstone chapter uses these; files
+that hold several runs are read with :func:`loopkit.adapters.runs.iter_runs`."""
 
 from __future__ import annotations
 
