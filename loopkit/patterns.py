@@ -17,9 +17,6 @@ from .batches import Call, check_batches
 
 __all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
-Calls = list[dict[str, Any]]
-
-
 def _call(name: str, **args: Any) -> dict[str, Any]:
     return {"name": name, "args": args}
 
@@ -36,10 +33,10 @@ class Pattern:
     name: str
     description: str
     label: str
-    _build: Callable[[], list[Calls]] = field(repr=False, compare=False)
+    _build: Callable[[], list[list[Call]]] = field(repr=False, compare=False)
 
     @property
-    def batches(self) -> list[Calls]:
+    def batches(self) -> list[list[Call]]:
         """The trace: a new list of batches of calls (each call a new dict) on every access."""
         return self._build()
 
@@ -48,23 +45,23 @@ class Pattern:
 
 
 # -- the traces ------------------------------------------------------------------------------------------------
-def _exact_repeat() -> list[Calls]:
+def _exact_repeat() -> list[list[Call]]:
     return [[_call("bash", command="pytest tests/test_api.py")] for _ in range(8)]
 
 
-def _read_jitter() -> list[Calls]:
+def _read_jitter() -> list[list[Call]]:
     # Every range starts and ends inside lines 1-200, so all of them fall in bucket 0-0 of the same file.
     ranges = [(40, 90), (42, 95), (38, 88), (45, 100), (41, 92), (39, 91), (44, 97), (40, 89)]
     return [[_call("read_file", path="src/app.py", start_line=s, end_line=e)] for s, e in ranges]
 
 
-def _sequential_paging() -> list[Calls]:
+def _sequential_paging() -> list[list[Call]]:
     # 50-line pages: four consecutive pages share each 200-line bucket.
     return [[_call("read_file", path="docs/manual.md", start_line=1 + 50 * i, end_line=50 * (i + 1))]
             for i in range(12)]
 
 
-def _edit_test_same_failure() -> list[Calls]:
+def _edit_test_same_failure() -> list[list[Call]]:
     batches = []
     for attempt in range(1, 7):
         batches.append([_call("str_replace", path="src/calc.py", old_str="return a - b",
@@ -73,7 +70,7 @@ def _edit_test_same_failure() -> list[Calls]:
     return batches
 
 
-def _abc_cycle() -> list[Calls]:
+def _abc_cycle() -> list[list[Call]]:
     cycle = [
         [_call("read_file", path="src/config.py")],
         [_call("grep", pattern="TIMEOUT", path="src")],
@@ -82,25 +79,25 @@ def _abc_cycle() -> list[Calls]:
     return [[dict(c, args=dict(c["args"])) for c in batch] for _ in range(6) for batch in cycle]
 
 
-def _cross_file_sweep() -> list[Calls]:
+def _cross_file_sweep() -> list[list[Call]]:
     return [[_call("read_file", path=f"src/module_{i:02d}.py")] for i in range(60)]
 
 
-def _write_new_content() -> list[Calls]:
+def _write_new_content() -> list[list[Call]]:
     return [[_call("write_file", path="notes/summary.md", content=f"Draft {i}: findings so far, section {i}")]
             for i in range(1, 9)]
 
 
-def _write_same_content() -> list[Calls]:
+def _write_same_content() -> list[list[Call]]:
     return [[_call("write_file", path="notes/summary.md", content="Draft: findings so far")] for _ in range(6)]
 
 
-def _retry_changing_flags() -> list[Calls]:
+def _retry_changing_flags() -> list[list[Call]]:
     flags = ["", " -x", " -v", " -q", " --lf", " -x -v", " --tb=short", " -p no:cacheprovider"]
     return [[_call("bash", command=f"pytest tests/test_db.py{f}")] for f in flags]
 
 
-def _reordered_batch() -> list[Calls]:
+def _reordered_batch() -> list[list[Call]]:
     calls = [
         _call("read_file", path="src/router.py"),
         _call("grep", pattern="def route", path="src"),
@@ -109,7 +106,7 @@ def _reordered_batch() -> list[Calls]:
     return [[dict(c, args=dict(c["args"])) for c in calls[i % 3:] + calls[:i % 3]] for i in range(6)]
 
 
-def _identical_in_batch() -> list[Calls]:
+def _identical_in_batch() -> list[list[Call]]:
     stutter = [_call("web_search", query="python asyncio timeout") for _ in range(5)]
     return [stutter,
             [_call("read_file", path="src/net.py")],
@@ -117,11 +114,11 @@ def _identical_in_batch() -> list[Calls]:
             [_call("bash", command="pytest tests/test_net.py")]]
 
 
-def _polling() -> list[Calls]:
+def _polling() -> list[list[Call]]:
     return [[_call("bash", command="gh run view 4211 --json status")] for _ in range(8)]
 
 
-def _read_bash_interleaved() -> list[Calls]:
+def _read_bash_interleaved() -> list[list[Call]]:
     batches = []
     for i in range(40):
         batches.append([_call("read_file", path=f"tests/test_unit_{i:02d}.py")])
@@ -129,11 +126,11 @@ def _read_bash_interleaved() -> list[Calls]:
     return batches
 
 
-def _read_burst() -> list[Calls]:
+def _read_burst() -> list[list[Call]]:
     return [[_call("read_file", path=f"pkg/part_{i:02d}.py") for i in range(60)]]
 
 
-def _bash_pipeline() -> list[Calls]:
+def _bash_pipeline() -> list[list[Call]]:
     return [[_call("bash", command=f"python migrate.py --step {i}")] for i in range(1, 41)]
 
 
