@@ -17,6 +17,7 @@ from .batches import Call, check_batches
 
 __all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
+
 def _call(name: str, **args: Any) -> dict[str, Any]:
     return {"name": name, "args": args}
 
