@@ -158,7 +158,9 @@ def _message_lines(path: str, numbered: Iterator[tuple[int, bytes]]) -> Iterator
 
 
 def _label(meta: dict, index: int) -> str:
-    shown = [f"{key}={meta[key]}" for key in ("instance_id", "id", "epoch", "thread_id", "checkpoint_id") if key in meta]
+    """A run's short name: the identifying values it has (``instance_id=django-11099``), else its position."""
+    names = ("instance_id", "id", "epoch", "thread_id", "checkpoint_id")
+    shown = [f"{key}={meta[key]}" for key in names if key in meta]
     return " ".join(shown) or f"run {index}"
 
 
