@@ -3,7 +3,7 @@
 Generates a 200k-line OpenAI-chat transcript (100k assistant turns, each followed by a tool result; mostly distinct
 calls over five tools, with a short repeat every 97 turns), then measures:
 
-- parsing alone (loopkit.providers.iter_trace), in lines per second;
+- parsing alone (loopkit.adapters.iter_trace), in lines per second;
 - parsing plus the detector (loopkit.replay.replay_batches), in batches per second;
 - the whole command in a subprocess, with its peak RSS (steady memory is what tests/test_memory_stream.py checks).
 
@@ -21,7 +21,7 @@ import tempfile
 import time
 
 from loopkit import PinnedMiddleware
-from loopkit.providers import iter_trace
+from loopkit.adapters import iter_trace
 from loopkit.replay import replay_batches
 
 TOOLS = ("read_file", "bash", "grep", "web_search", "ls")

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_replay.py [--repeat N]
 
-Times ``trace.replay`` of 10,000 batches (the realistic mix from workload.py) plus ``plots.timeline`` and a PNG
+Times ``replay_table.replay`` of 10,000 batches (the realistic mix from workload.py) plus ``plots.timeline`` and a PNG
 render of the figure (what the notebook's inline backend does), in wall time, with pandas and matplotlib
 already imported (as they are by the time a chapter draws). The import cost is reported separately.
 """
@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     import matplotlib.pyplot as plt
     import pandas  # noqa: F401
 
-    from loopkit import plots, trace
+    from loopkit import plots, replay_table
 
     imports = time.perf_counter() - started
     work = batches(10_000, 1)
@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     runs = []
     for _ in range(args.repeat):
         t0 = time.perf_counter()
-        df = trace.replay(work)
+        df = replay_table.replay(work)
         t1 = time.perf_counter()
         hash_ax, _ = plots.timeline(df)
         hash_ax.figure.savefig(io.BytesIO(), format="png")
@@ -51,7 +51,7 @@ def main(argv=None) -> int:
         runs.append((t2 - t0, t1 - t0, t2 - t1))
     total, replay_s, plot_s = min(runs)
     ok = total < BUDGET_S
-    print(f"imports (pandas, matplotlib, loopkit.trace/plots): {imports:.2f} s, once per kernel")
+    print(f"imports (pandas, matplotlib, loopkit.replay_table/plots): {imports:.2f} s, once per kernel")
     print(f"10,000-batch replay {replay_s:.2f} s + timeline and PNG {plot_s:.2f} s = {total:.2f} s "
           f"(budget {BUDGET_S:.1f} s): {'ok' if ok else 'MISSED'}")
     print(f"rows: {len(df):,}; actions: {df['action'].value_counts().to_dict()}")

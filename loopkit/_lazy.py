@@ -9,8 +9,11 @@ from collections.abc import Callable
 def lazy_exports(package: str, exports: dict[str, str]) -> tuple[Callable, Callable]:
     """Return ``(__getattr__, __dir__)`` for ``package`` that load ``name`` from ``package.exports[name]``.
 
-    A name must differ from its module's name: importing a submodule binds it as an attribute of the package,
-    which would then shadow the function of the same name.
+    A name must differ from its module's name. This is Python's rule, not this helper's: importing a submodule
+    binds it as an attribute of its package, so ``plots.timeline`` cannot be both the module ``timeline.py`` and
+    the function in it (``import loopkit.plots.timeline as m`` would get one where it expects the other). Name the
+    module for the concept and the function for what it does (``widgets/normalization.py`` holds
+    ``normalize_explorer``).
     """
     clashes = sorted(name for name, module in exports.items() if name == module)
     if clashes:

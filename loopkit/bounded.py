@@ -12,6 +12,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, MutableMapping
 from typing import Any
 
+from .checks import require_int
+
 __all__ = ["BoundedDict", "LRUDict"]
 
 EvictCallback = Callable[[Hashable, Any], None]
@@ -24,10 +26,7 @@ class _EvictingDict(MutableMapping):
     _refresh_on_read = False
 
     def __init__(self, maxsize: int, *, on_evict: EvictCallback | None = None) -> None:
-        if isinstance(maxsize, bool) or not isinstance(maxsize, int):
-            raise TypeError(f"maxsize must be an int, got {type(maxsize).__name__}")
-        if maxsize < 1:
-            raise ValueError(f"maxsize must be at least 1, got {maxsize}")
+        require_int("maxsize", maxsize)
         if on_evict is not None and not callable(on_evict):
             raise TypeError(f"on_evict must be callable or None, got {type(on_evict).__name__}")
         self._maxsize = maxsize

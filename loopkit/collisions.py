@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .checks import require_int, require_number
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
 
 __all__ = [
@@ -35,21 +36,15 @@ BITS_PER_HEX = 4
 
 
 def _check_hex_chars(hex_chars: Any) -> int:
-    if isinstance(hex_chars, bool) or not isinstance(hex_chars, int) or not 1 <= hex_chars <= FINGERPRINT_HEX_CHARS:
-        raise ValueError(f"hex_chars must be an int from 1 to {FINGERPRINT_HEX_CHARS}, got {hex_chars!r}")
-    return hex_chars
+    return require_int("hex_chars", hex_chars, at_most=FINGERPRINT_HEX_CHARS)
 
 
 def _check_bits(bits: Any) -> int:
-    if isinstance(bits, bool) or not isinstance(bits, int) or bits < 1:
-        raise ValueError(f"bits must be a positive int, got {bits!r}")
-    return bits
+    return require_int("bits", bits)
 
 
 def _check_probability(p: Any) -> float:
-    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
-        raise ValueError(f"p must be a probability strictly between 0 and 1, got {p!r}")
-    return p
+    return require_number("p", p, above=0, below=1)
 
 
 def prefix_bits(hex_chars: int) -> int:
@@ -69,8 +64,7 @@ def collision_probability(n: int, bits: int) -> float:
     >>> f"{collision_probability(1_000, 48):.2e}", collision_probability(1, 48)
     ('1.77e-09', 0.0)
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    require_int("n", n, at_least=0)
     space = 2 ** _check_bits(bits)
     if n < 2:
         return 0.0
@@ -192,8 +186,7 @@ def find_prefix_collision(
     (20, True, True)
     """
     _check_hex_chars(hex_chars)
-    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < 1:
-        raise ValueError(f"max_tries must be a positive int, got {max_tries!r}")
+    require_int("max_tries", max_tries)
     seen: dict[str, tuple[list, str]] = {}
     source = numbered_batches() if batches is None else batches
     for tries, batch in enumerate(source, start=1):

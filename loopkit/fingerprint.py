@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .batches import check_batch
 from .keys import read_bucket, stable_key
 from .normalize import canonical_json, normalize_args
 
@@ -43,29 +44,15 @@ def fingerprint(calls: Iterable[Mapping[str, Any]], *, read_key: Callable[..., s
     >>> fingerprint([a, b]) == fingerprint([b, a]), fingerprint([a, b]) == fingerprint([a, a, b])
     (True, False)
     """
-    entries = sorted(_entry(index, call, read_key) for index, call in enumerate(_calls(calls)))
+    entries = sorted(_entry(index, call, read_key) for index, call in enumerate(check_batch(calls, name="calls")))
     digest = hashlib.md5(canonical_json(entries).encode(), usedforsecurity=False).hexdigest()
     return digest[:FINGERPRINT_HEX_CHARS]
 
 
-def _calls(calls: Any) -> Iterable:
-    try:
-        return iter(calls)
-    except TypeError:
-        raise TypeError(
-            f"fingerprint() expects an iterable of tool-call mappings, got {type(calls).__name__}"
-        ) from None
-
-
-def _entry(index: int, call: Any, read_key: Callable[..., str]) -> str:
-    """``call_entry(call)``, with an error that names the call when it is not a call."""
-    if not isinstance(call, Mapping):
-        raise TypeError(
-            f"fingerprint(): call {index} must be a mapping with 'name' and 'args', "
-            f"got {type(call).__name__}: {call!r:.80}"
-        )
+def _entry(index: int, call: Mapping, read_key: Callable[..., str]) -> str:
+    """``call_entry(call)``, with an error that names the call when its arguments cannot be keyed."""
     try:
         return call_entry(call, read_key=read_key)
     except (TypeError, ValueError) as exc:
         # Only a dict passed in directly can get here (say, with keys of mixed types that cannot be sorted).
-        raise TypeError(f"fingerprint(): call {index} has arguments that cannot be keyed: {exc}") from None
+        raise TypeError(f"fingerprint(): calls[{index}] has arguments that cannot be keyed: {exc}") from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .checks import require_int
 from .normalize import canonical_json
 
 __all__ = ["BUCKET_SIZE", "SALIENT_FIELDS", "FULL_ARGS_TOOLS", "read_bucket", "read_window", "stable_key"]
@@ -46,8 +47,7 @@ def read_bucket(path: Any, start_line: Any = None, end_line: Any = None, *, buck
     >>> read_bucket("a.py", 1, 199), read_bucket("a.py", 200, 1), read_bucket("a.py", 201)
     ('a.py:0-0', 'a.py:0-0', 'a.py:1-1')
     """
-    if isinstance(bucket_size, bool) or not isinstance(bucket_size, int) or bucket_size < 1:
-        raise ValueError(f"bucket_size must be a positive int, got {bucket_size!r}")
+    require_int("bucket_size", bucket_size)
     lo, hi = _line_range(start_line, end_line)
     return f"{path}:{(lo - 1) // bucket_size}-{(hi - 1) // bucket_size}"
 

@@ -9,16 +9,13 @@ gets them wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LABELS", "Pattern", "PATTERNS", "as_batches", "get", "names"]
+from .batches import Call, check_batches
 
-#: The two labels a human reviewer may give a trace.
-LABELS = ("loop", "progress")
-
-Batch = list[dict[str, Any]]
+__all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
 
 def _call(name: str, **args: Any) -> dict[str, Any]:
@@ -37,10 +34,10 @@ class Pattern:
     name: str
     description: str
     label: str
-    _build: Callable[[], list[Batch]] = field(repr=False, compare=False)
+    _build: Callable[[], list[list[Call]]] = field(repr=False, compare=False)
 
     @property
-    def batches(self) -> list[Batch]:
+    def batches(self) -> list[list[Call]]:
         """The trace: a new list of batches of calls (each call a new dict) on every access."""
         return self._build()
 
@@ -49,23 +46,23 @@ class Pattern:
 
 
 # -- the traces ------------------------------------------------------------------------------------------------
-def _exact_repeat() -> list[Batch]:
+def _exact_repeat() -> list[list[Call]]:
     return [[_call("bash", command="pytest tests/test_api.py")] for _ in range(8)]
 
 
-def _read_jitter() -> list[Batch]:
+def _read_jitter() -> list[list[Call]]:
     # Every range starts and ends inside lines 1-200, so all of them fall in bucket 0-0 of the same file.
     ranges = [(40, 90), (42, 95), (38, 88), (45, 100), (41, 92), (39, 91), (44, 97), (40, 89)]
     return [[_call("read_file", path="src/app.py", start_line=s, end_line=e)] for s, e in ranges]
 
 
-def _sequential_paging() -> list[Batch]:
+def _sequential_paging() -> list[list[Call]]:
     # 50-line pages: four consecutive pages share each 200-line bucket.
     return [[_call("read_file", path="docs/manual.md", start_line=1 + 50 * i, end_line=50 * (i + 1))]
             for i in range(12)]
 
 
-def _edit_test_same_failure() -> list[Batch]:
+def _edit_test_same_failure() -> list[list[Call]]:
     batches = []
     for attempt in range(1, 7):
         batches.append([_call("str_replace", path="src/calc.py", old_str="return a - b",
@@ -74,7 +71,7 @@ def _edit_test_same_failure() -> list[Batch]:
     return batches
 
 
-def _abc_cycle() -> list[Batch]:
+def _abc_cycle() -> list[list[Call]]:
     cycle = [
         [_call("read_file", path="src/config.py")],
         [_call("grep", pattern="TIMEOUT", path="src")],
@@ -83,25 +80,25 @@ def _abc_cycle() -> list[Batch]:
     return [[dict(c, args=dict(c["args"])) for c in batch] for _ in range(6) for batch in cycle]
 
 
-def _cross_file_sweep() -> list[Batch]:
+def _cross_file_sweep() -> list[list[Call]]:
     return [[_call("read_file", path=f"src/module_{i:02d}.py")] for i in range(60)]
 
 
-def _write_new_content() -> list[Batch]:
+def _write_new_content() -> list[list[Call]]:
     return [[_call("write_file", path="notes/summary.md", content=f"Draft {i}: findings so far, section {i}")]
             for i in range(1, 9)]
 
 
-def _write_same_content() -> list[Batch]:
+def _write_same_content() -> list[list[Call]]:
     return [[_call("write_file", path="notes/summary.md", content="Draft: findings so far")] for _ in range(6)]
 
 
-def _retry_changing_flags() -> list[Batch]:
+def _retry_changing_flags() -> list[list[Call]]:
     flags = ["", " -x", " -v", " -q", " --lf", " -x -v", " --tb=short", " -p no:cacheprovider"]
     return [[_call("bash", command=f"pytest tests/test_db.py{f}")] for f in flags]
 
 
-def _reordered_batch() -> list[Batch]:
+def _reordered_batch() -> list[list[Call]]:
     calls = [
         _call("read_file", path="src/router.py"),
         _call("grep", pattern="def route", path="src"),
@@ -110,7 +107,7 @@ def _reordered_batch() -> list[Batch]:
     return [[dict(c, args=dict(c["args"])) for c in calls[i % 3:] + calls[:i % 3]] for i in range(6)]
 
 
-def _identical_in_batch() -> list[Batch]:
+def _identical_in_batch() -> list[list[Call]]:
     stutter = [_call("web_search", query="python asyncio timeout") for _ in range(5)]
     return [stutter,
             [_call("read_file", path="src/net.py")],
@@ -118,11 +115,11 @@ def _identical_in_batch() -> list[Batch]:
             [_call("bash", command="pytest tests/test_net.py")]]
 
 
-def _polling() -> list[Batch]:
+def _polling() -> list[list[Call]]:
     return [[_call("bash", command="gh run view 4211 --json status")] for _ in range(8)]
 
 
-def _read_bash_interleaved() -> list[Batch]:
+def _read_bash_interleaved() -> list[list[Call]]:
     batches = []
     for i in range(40):
         batches.append([_call("read_file", path=f"tests/test_unit_{i:02d}.py")])
@@ -130,11 +127,11 @@ def _read_bash_interleaved() -> list[Batch]:
     return batches
 
 
-def _read_burst() -> list[Batch]:
+def _read_burst() -> list[list[Call]]:
     return [[_call("read_file", path=f"pkg/part_{i:02d}.py") for i in range(60)]]
 
 
-def _bash_pipeline() -> list[Batch]:
+def _bash_pipeline() -> list[list[Call]]:
     return [[_call("bash", command=f"python migrate.py --step {i}")] for i in range(1, 41)]
 
 
@@ -192,27 +189,12 @@ def get(name: str) -> Pattern:
         raise KeyError(f"no pattern named {name!r}; expected one of {', '.join(PATTERNS)}") from None
 
 
-def as_batches(trace: Any) -> list[Batch]:
-    """Check that ``trace`` is a list of batches (each a list of calls) and return it as a list of lists.
+def as_batches(trace: Any) -> list[list[Call]]:
+    """A :class:`Pattern`'s batches, or ``trace`` checked by :func:`loopkit.batches.check_batches`.
 
-    A :class:`Pattern` gives its batches. The errors name the bad batch; the calls themselves are checked later,
-    by the fingerprint.
-
-    >>> as_batches([({"name": "bash", "args": {}},)])
-    [[{'name': 'bash', 'args': {}}]]
+    >>> as_batches(get("exact_repeat")) == get("exact_repeat").batches
+    True
     """
     if isinstance(trace, Pattern):
         return trace.batches
-    if isinstance(trace, (str, bytes, Mapping)) or not isinstance(trace, Iterable):
-        raise TypeError(f"batches must be a list of batches (each a list of tool calls), got {type(trace).__name__}")
-    checked = []
-    for index, batch in enumerate(trace):
-        if isinstance(batch, Mapping):
-            raise TypeError(
-                f"batches[{index}] is a single call (a mapping); a trace is a list of batches, each a list of "
-                "calls: wrap one call per turn as [[call1], [call2], ...]"
-            )
-        if isinstance(batch, (str, bytes)) or not isinstance(batch, Iterable):
-            raise TypeError(f"batches[{index}] must be a list of tool calls, got {type(batch).__name__}")
-        checked.append(list(batch))
-    return checked
+    return check_batches(trace)

@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .batches import check_batches
 from .detector import DetectorConfig, Outcome
 from .middleware import PinnedMiddleware
 from .normalize import display_json, normalize_args
@@ -91,7 +92,7 @@ class PeerModel:
         """Replay ``batches`` and return the first warn and stop steps (steps count batches from 1)."""
         state = self._start()
         warn = None
-        for step, batch in enumerate(_checked(batches), 1):
+        for step, batch in enumerate(check_batches(batches), 1):
             actions = self._step(state, batch)
             if "warn" in actions and warn is None:
                 warn = step
@@ -388,23 +389,6 @@ PEERS = (GeminiCLI(), OpenHands(), RooCode(), Cline(), OpenCode())
 DETECTORS = (DeerFlow(), *PEERS)
 
 
-def _checked(batches: Any) -> list:
-    """Validate the batches shape once, with an error that names what was expected."""
-    if isinstance(batches, (str, bytes, Mapping)) or not isinstance(batches, Iterable):
-        raise TypeError(f"batches must be a list of batches (lists of call mappings), got {type(batches).__name__}")
-    out = []
-    for step, batch in enumerate(batches, 1):
-        if isinstance(batch, (str, bytes, Mapping)) or not isinstance(batch, Iterable):
-            raise TypeError(f"batch {step} must be a list of call mappings, got {type(batch).__name__}")
-        batch = list(batch)
-        for k, call in enumerate(batch):
-            if not isinstance(call, Mapping):
-                raise TypeError(f"batch {step}, call {k} must be a mapping with 'name' and 'args', "
-                                f"got {type(call).__name__}")
-        out.append(batch)
-    return out
-
-
 # -- comparing detectors over a pattern library ------------------------------------------------------------------
 
 
@@ -420,7 +404,7 @@ def _pattern_items(patterns: Any) -> list[tuple[str, list, str | None]]:
             batches, label = value
         else:
             batches, label = value, None
-        return str(name), _checked(batches), label  # read once, here: every detector replays the same list
+        return str(name), check_batches(batches), label  # read once, here: every detector replays the same list
 
     if isinstance(patterns, Mapping):
         return [unpack(name, value) for name, value in patterns.items()]

@@ -55,10 +55,10 @@ def test_keyed_fingerprint_rejects_weak_secrets_without_showing_them():
 @pytest.mark.parametrize(
     "calls, message",
     [
-        (["x"], "fingerprint(): call 0 must be a mapping with 'name' and 'args', got str: 'x'"),
-        (5, "fingerprint() expects an iterable of tool-call mappings, got int"),
-        ((c for c in [CALLS[0], 7]), "fingerprint(): call 1 must be a mapping with 'name' and 'args', got int: 7"),
-        ([{"name": "a", "args": {1: 2, "b": 3}}], "fingerprint(): call 0 has arguments that cannot be keyed: "),
+        (["x"], "calls[0] must be a mapping with 'name' and 'args', got str"),
+        (5, "calls must be a list of tool calls, got int"),
+        ((c for c in [CALLS[0], 7]), "calls[1] must be a mapping with 'name' and 'args', got int"),
+        ([{"name": "a", "args": {1: 2, "b": 3}}], "fingerprint(): calls[0] has arguments that cannot be keyed: "),
     ],
 )
 def test_keyed_fingerprint_rejects_what_fingerprint_rejects_with_the_same_error(calls, message):
@@ -105,7 +105,7 @@ def test_a_fake_system_reminder_stays_inside_its_frame():
         ('web"page', "x", ValueError, "short lowercase name"),
         ("", "x", ValueError, "short lowercase name"),
         ("a" * 41, "x", ValueError, "short lowercase name"),
-        (None, "x", ValueError, "short lowercase name"),
+        (None, "x", TypeError, "source must be a str, got NoneType"),
         ("web_page", b"bytes", TypeError, "text must be a str, got bytes"),
     ],
 )
@@ -459,7 +459,7 @@ def test_scrub_env_keeps_the_allow_list_exactly():
     [
         ([("PATH", "/bin")], (), TypeError, "env must be a mapping"),
         ({"PATH": "/bin"}, "PATH", TypeError, "not a single str"),
-        ({"PATH": "/bin"}, (1,), TypeError, "allow must hold str names"),
+        ({"PATH": "/bin"}, (1,), TypeError, r"allow\[0\] must be a str, got int"),
         ({1: "x"}, (), TypeError, "env names must be str"),
         ({"TOKEN": 5}, (), TypeError, r"env\['TOKEN'\] must be a str, got int"),
     ],
@@ -607,7 +607,7 @@ def test_a_missing_or_empty_declared_credential_is_denied_without_fallback(provi
 @pytest.mark.parametrize(
     "declared, provided, error, fragment",
     [
-        ("GITHUB_TOKEN", {}, TypeError, "declared must be a collection of names, not a single str"),
+        ("GITHUB_TOKEN", {}, TypeError, "declared must be a collection of str, not a single str"),
         (["BAD NAME"], {}, ValueError, "declared name 'BAD NAME' is not a valid environment variable name"),
         (["T"], [("T", "v")], TypeError, "provided must be a mapping"),
         (["T"], {"T": 12345}, TypeError, "credential T must be a str, got int"),

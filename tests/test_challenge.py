@@ -7,7 +7,7 @@ import pytest
 
 from loopkit.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
 from loopkit.detector import DetectorConfig
-from loopkit.providers import load_trace
+from loopkit.adapters import load_trace
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -165,7 +165,7 @@ def test_loop_threshold_is_ten_wasted_and_at_least_half(wasted, progress, loops)
         ([[c("ls")] * (MAX_CALLS + 1)], ValueError, f"batch 1 has {MAX_CALLS + 1} calls"),
         ([[{"args": {}}]], ValueError, "batch 1, call 0 needs a non-empty string 'name'"),
         ("bash", TypeError, "batches must be a list of batches"),
-        ([["bash"]], TypeError, "batch 1, call 0 must be a mapping"),
+        ([["bash"]], TypeError, r"batches\[0\]\[0\] must be a mapping"),
     ],
 )
 def test_bad_entries_are_named(batches, error, says):
@@ -189,7 +189,7 @@ def test_a_long_cycle_evades_deerflow_and_every_peer():
     result = score(steps(*CYCLE * 6))
     assert result.check.loops and result.check.wasted == 50  # every step after the first cycle
     assert result.evaded and result.points == 50
-    assert result.deerflow.action == "ok" and result.caught_by == ()
+    assert result.deerflow.action == "ok" and all(p.action == "ok" for p in result.peers)
     assert str(result).splitlines() == [
         "Checker: 60 steps, 50 wasted: it truly loops.",
         "DeerFlow: never warned, never stopped.",
@@ -210,7 +210,7 @@ def test_exact_repeat_is_caught_and_named_peers_too():
     result = score(steps(*[c("bash", command="pytest -x")] * 12))
     assert result.check.wasted == 11 and not result.evaded and result.points == 0
     # OpenCode at 9c094ad5 only compares calls within one response, and here each response holds one call
-    assert result.caught_by == ("Gemini CLI", "OpenHands", "Roo Code", "Cline")
+    assert [p.detector for p in result.peers if p.action != "ok"] == ["Gemini CLI", "OpenHands", "Roo Code", "Cline"]
     assert str(result).splitlines()[1:3] == ["DeerFlow: warned at step 3, stopped at step 5.",
                                              "DeerFlow caught it. Score: 0."]
 

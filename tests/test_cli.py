@@ -177,7 +177,7 @@ def test_missing_file_and_wrong_explicit_format(tmp_path):
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("loopkit.trace")
+    pytest.importorskip("loopkit.replay_table")
     target = tmp_path / "timeline.png"
     out = replay(LOOP, "--plot", target)
     assert out.returncode == 1, out.stderr
@@ -217,7 +217,7 @@ def test_python_literal_args_with_an_int_key_exit_2_with_the_line(tmp_path):
 def test_a_batch_the_detector_cannot_key_is_a_located_error():
     # in-memory batches skip the adapters' checks; the replay still names the batch instead of crashing
     from loopkit import PinnedMiddleware
-    from loopkit.providers import Batch, TraceError
+    from loopkit.adapters import Batch, TraceError
     from loopkit.replay import replay_batches
 
     batches = [Batch(1, "t.jsonl:4", [{"name": "bash", "args": {1: "a", "b": 2}, "id": "1"}])]

@@ -24,6 +24,13 @@ def gzip_copy(source, target):
     return target
 
 
+def zip_of(path, members):
+    """Write a zip archive at ``path`` holding ``members`` (name -> text)."""
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in members.items():
+            z.writestr(name, text)
+
+
 def batches(path, **kwargs):
     return [[b.calls for b in run] for run in iter_runs(path, **kwargs)]
 
@@ -61,16 +68,14 @@ def test_a_zip_archive_is_one_source_per_member(tmp_path):
 
 def test_a_broken_member_names_the_archive_member_and_line(tmp_path):
     archive = tmp_path / "runs.zip"
-    with zipfile.ZipFile(archive, "w") as z:
-        z.writestr("t.jsonl", '{"role": "user", "content": "x"}\n{oops}\n')
+    zip_of(archive, {"t.jsonl": '{"role": "user", "content": "x"}\n{oops}\n'})
     with pytest.raises(TraceError, match=rf"^{archive}\[t\.jsonl\]:2: invalid JSON"):
         load_trace(archive)
 
 
 def test_an_archive_without_transcripts_and_a_zip_on_a_pipe_are_refused(tmp_path):
     archive = tmp_path / "other.zip"
-    with zipfile.ZipFile(archive, "w") as z:
-        z.writestr("notes.txt", "x")
+    zip_of(archive, {"notes.txt": "x"})
     with pytest.raises(TraceError, match=r"a zip archive without JSON or JSON Lines members \(found notes\.txt\)"):
         load_trace(archive)
     with pytest.raises(TraceError, match=r"a zip archive must be read from a file, not a pipe"):
@@ -79,9 +84,8 @@ def test_an_archive_without_transcripts_and_a_zip_on_a_pipe_are_refused(tmp_path
 
 def test_an_inspect_log_without_samples_says_so(tmp_path):
     archive = tmp_path / "cancelled.eval"
-    with zipfile.ZipFile(archive, "w") as z:
-        z.writestr("_journal/start.json", json.dumps({"version": 2, "eval": {}}))
-        z.writestr("header.json", json.dumps({"version": 2, "status": "cancelled"}))
+    zip_of(archive, {"_journal/start.json": json.dumps({"version": 2, "eval": {}}),
+                     "header.json": json.dumps({"version": 2, "status": "cancelled"})})
     with pytest.raises(TraceError, match=rf"^{archive}: an Inspect AI log without samples/ members"):
         list(iter_runs(archive))
 
@@ -123,9 +127,11 @@ def test_a_zip_member_declaring_more_than_the_limit_is_refused_before_it_is_open
         list(iter_runs(archive, max_bytes=1 << 20))
 
 
-@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "1"])
-def test_max_bytes_must_be_a_positive_int(bad):
-    with pytest.raises(ValueError, match="max_bytes must be a positive int"):
+@pytest.mark.parametrize("bad, error, says", [(0, ValueError, "at least 1, got 0"), (-1, ValueError, "at least 1"),
+                                              (1.5, TypeError, "an int, got float"), (True, TypeError, "an int"),
+                                              ("1", TypeError, "an int, got str")])
+def test_max_bytes_must_be_a_positive_int(bad, error, says):
+    with pytest.raises(error, match=f"max_bytes must be {says}"):
         list(iter_runs(CHAT, max_bytes=bad))
 
 

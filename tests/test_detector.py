@@ -44,26 +44,29 @@ def test_defaults_are_upstreams():
 
 
 @pytest.mark.parametrize(
-    "fields, named",
+    "fields, error, named",
     [
-        ({"warn_threshold": 0}, "warn_threshold"),
-        ({"hard_limit": -1}, "hard_limit"),
-        ({"window_size": 2.5}, "window_size"),
-        ({"max_tracked_threads": True}, "max_tracked_threads"),
-        ({"tool_freq_warn": 0}, "tool_freq_warn"),
-        ({"tool_freq_hard_limit": "9"}, "tool_freq_hard_limit"),
-        ({"warn_threshold": 6}, "hard_limit \\(5\\) must be >= warn_threshold \\(6\\)"),
-        ({"tool_freq_warn": 51}, "tool_freq_hard_limit \\(50\\) must be >= tool_freq_warn \\(51\\)"),
-        ({"tool_freq_overrides": {"bash": (9, 8)}}, "tool_freq_overrides\\['bash'\\]: hard \\(8\\) must be >= warn"),
-        ({"tool_freq_overrides": {"": (1, 2)}}, "tool_freq_overrides: tool names must be non-empty"),
-        ({"tool_freq_overrides": {3: (1, 2)}}, "tool_freq_overrides: tool names must be non-empty"),
-        ({"tool_freq_overrides": {"bash": (0, 2)}}, "tool_freq_overrides\\['bash'\\]: warn and hard must be ints"),
-        ({"tool_freq_overrides": {"bash": 5}}, "tool_freq_overrides\\['bash'\\] must be a \\(warn, hard\\) pair"),
-        ({"tool_freq_overrides": [("bash", (1, 2))]}, "tool_freq_overrides must be a mapping"),
+        ({"warn_threshold": 0}, ValueError, "warn_threshold must be at least 1, got 0"),
+        ({"hard_limit": -1}, ValueError, "hard_limit must be at least 1, got -1"),
+        ({"window_size": 2.5}, TypeError, "window_size must be an int, got float"),
+        ({"max_tracked_threads": True}, TypeError, "max_tracked_threads must be an int, got bool"),
+        ({"tool_freq_warn": 0}, ValueError, "tool_freq_warn must be at least 1"),
+        ({"tool_freq_hard_limit": "9"}, TypeError, "tool_freq_hard_limit must be an int, got str"),
+        ({"warn_threshold": 6}, ValueError, "hard_limit \\(5\\) must be >= warn_threshold \\(6\\)"),
+        ({"tool_freq_warn": 51}, ValueError, "tool_freq_hard_limit \\(50\\) must be >= tool_freq_warn \\(51\\)"),
+        ({"tool_freq_overrides": {"bash": (9, 8)}}, ValueError,
+         "tool_freq_overrides\\['bash'\\]: hard \\(8\\) must be >= warn"),
+        ({"tool_freq_overrides": {"": (1, 2)}}, ValueError, "tool_freq_overrides: tool names must be non-empty"),
+        ({"tool_freq_overrides": {3: (1, 2)}}, TypeError, "tool_freq_overrides: tool names must be str, got int"),
+        ({"tool_freq_overrides": {"bash": (0, 2)}}, ValueError,
+         "tool_freq_overrides\\['bash'\\]\\[0\\] must be at least 1, got 0"),
+        ({"tool_freq_overrides": {"bash": 5}}, TypeError,
+         "tool_freq_overrides\\['bash'\\] must be a \\(warn, hard\\) pair"),
+        ({"tool_freq_overrides": [("bash", (1, 2))]}, TypeError, "tool_freq_overrides must be a mapping"),
     ],
 )
-def test_validation_names_the_field(fields, named):
-    with pytest.raises(ValueError, match=named):
+def test_validation_names_the_field(fields, error, named):
+    with pytest.raises(error, match=named):
         DetectorConfig(**fields)
 
 
@@ -128,7 +131,7 @@ def test_empty_batch_is_ok_and_records_nothing(kind):
 
 @pytest.mark.parametrize("kind", BOTH)
 @pytest.mark.parametrize("bad, says", [(3, "got int"), ("bash", "got str"), ({"name": "bash"}, "got dict"),
-                                       (["bash"], "call 0 of the batch must be a mapping")])
+                                       (["bash"], r"batch\[0\] must be a mapping with .name. and .args., got str")])
 def test_bad_batches_get_clear_errors(kind, bad, says):
     with pytest.raises(TypeError, match=says):
         kind().observe(bad, "t")

@@ -3,9 +3,10 @@
 import json
 import math
 
-from loopkit import BoundedDict, LRUDict, call_entry, expected_tries, fingerprint, prefix_bits
+from loopkit import BoundedDict, LRUDict, call_entry, fingerprint
+from loopkit.collisions import expected_tries, prefix_bits
 from loopkit.exercises import ch03, ch04
-from loopkit.policies import run_script
+from loopkit.eviction_race import run_script
 
 
 def call(name, **args):

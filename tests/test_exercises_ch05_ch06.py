@@ -3,7 +3,8 @@ and the answers listed as misconceptions are the ones a plausible wrong model gi
 
 import pytest
 
-from loopkit import AgentLoop, DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns
+from loopkit.agent_loop import AgentLoop
 from loopkit.exercises import ch05, ch06
 
 PYTEST = [{"name": "bash", "args": {"command": "pytest"}}]

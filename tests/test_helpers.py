@@ -7,19 +7,7 @@ import json
 import pytest
 
 from loopkit import call_entry, fingerprint, normalize_args, read_bucket, stable_key
-
-
-class Odd:
-    def __str__(self):
-        return "odd!"
-
-
-class Hostile:
-    def __str__(self):
-        raise RuntimeError("no str for you")
-
-    def __repr__(self):
-        raise RuntimeError("no repr either")
+from odd_values import Hostile, Shown
 
 
 @pytest.mark.parametrize(
@@ -38,7 +26,7 @@ class Hostile:
         (True, ({}, "true")),
         ([{"b": 1, "a": 2}], ({}, '[{"a": 2, "b": 1}]')),
         (("x", None), ({}, '["x", null]')),
-        (Odd(), ({}, '"odd!"')),
+        (Shown(), ({}, '"odd!"')),
     ],
 )
 def test_normalize_shapes(raw, expected):
@@ -132,10 +120,12 @@ def test_fingerprint_rejects_non_iterables(calls, fragment):
 
 
 def test_fingerprint_names_the_bad_call():
-    with pytest.raises(TypeError, match=r"call 1 must be a mapping.*got str"):
+    with pytest.raises(TypeError, match=r"^calls\[1\] must be a mapping with 'name' and 'args', got str$"):
         fingerprint([{"name": "a"}, "read_file"])
+    with pytest.raises(TypeError, match=r"^calls must be a list of tool calls, got dict$"):
+        fingerprint({"name": "a", "args": {}})  # one call is not a batch
 
 
 def test_fingerprint_explains_unkeyable_arguments():
-    with pytest.raises(TypeError, match="call 0 has arguments that cannot be keyed"):
+    with pytest.raises(TypeError, match=r"calls\[0\] has arguments that cannot be keyed"):
         fingerprint([{"name": "write_file", "args": {1: "a", "b": 2}}])

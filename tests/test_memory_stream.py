@@ -50,6 +50,7 @@ def test_200k_line_jsonl_replays_in_steady_memory(tmp_path):
     write_transcript(big, 200_000)
     assert sum(1 for _ in open(big)) == 200_000 and big.stat().st_size > 30_000_000
     small_kb, big_kb = peak_kb(small), peak_kb(big)
-    # Loading the 30+ MB file whole would add far more than this; streaming adds next to nothing.
-    assert big_kb - small_kb < 16 * 1024, f"peak RSS grew from {small_kb} KB to {big_kb} KB"
-    assert big_kb < 120 * 1024, f"peak RSS {big_kb} KB"
+    file_kb = big.stat().st_size // 1024
+    # Loading the file whole (as text, then as parsed records) would add more than the file's own size; streaming
+    # adds next to nothing, whatever the interpreter's own footprint on this machine.
+    assert big_kb - small_kb < file_kb // 3, f"peak RSS grew from {small_kb} KB to {big_kb} KB for a {file_kb} KB file"

@@ -231,9 +231,9 @@ def test_deerflow_column_uses_the_detector_per_batch():
 def test_bad_batches_are_named():
     with pytest.raises(TypeError, match="batches must be a list of batches"):
         Cline().run("read_file")
-    with pytest.raises(TypeError, match="batch 2 must be a list of call mappings, got dict"):
+    with pytest.raises(TypeError, match=r"batches\[1\] is a single call \(a mapping\)"):
         Cline().run([[A], A])
-    with pytest.raises(TypeError, match="batch 1, call 0 must be a mapping"):
+    with pytest.raises(TypeError, match=r"batches\[0\]\[0\] must be a mapping"):
         OpenCode().run([["read_file"]])
 
 
@@ -328,5 +328,5 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
                                                      "Cline": "warn 3, stop 5"}
     df = compare({"g": ((batch for batch in loop), "loop")}, [RooCode(), OpenCode()])
     assert df["cell"].tolist() == ["stop 4", "-"] and df["verdict"].tolist() == ["caught", "missed (false negative)"]
-    with pytest.raises(TypeError, match="batch 2 must be a list of call mappings"):
+    with pytest.raises(TypeError, match=r"batches\[1\] is a single call"):
         compare({"bad": iter([[A], A])}, [RooCode()])

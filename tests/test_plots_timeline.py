@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from loopkit import DetectorConfig, patterns, plots, trace  # noqa: E402
+from loopkit import DetectorConfig, patterns, plots, replay_table  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,7 @@ def level(line):
 
 
 def test_hash_panel_draws_the_count_the_limits_and_the_decisions():
-    df = trace.replay(patterns.get("edit_test_same_failure"))
+    df = replay_table.replay(patterns.get("edit_test_same_failure"))
     hash_ax, freq_ax = plots.timeline(df)
     drawn = lines(hash_ax)
     assert set(drawn) == {"hash count", "warn (3)", "hard (5)", "warn", "stop"}
@@ -45,7 +45,7 @@ def test_hash_panel_draws_the_count_the_limits_and_the_decisions():
 
 
 def test_frequency_panel_draws_top_tools_and_its_limits():
-    df = trace.replay(patterns.get("cross_file_sweep"))
+    df = replay_table.replay(patterns.get("cross_file_sweep"))
     hash_ax, freq_ax = plots.timeline(df)
     drawn = lines(freq_ax)
     assert set(drawn) == {"calls: read_file", "warn (30)", "hard (50)", "warn", "stop"}
@@ -62,14 +62,14 @@ def test_top_limits_the_tools_shown_most_called_first():
     batches = ([[{"name": "grep", "args": {"pattern": str(i)}}] for i in range(2)]
                + [[{"name": "bash", "args": {"command": str(i)}}] for i in range(4)]
                + [[{"name": "ls", "args": {"path": "."}}]])
-    df = trace.replay(batches)
+    df = replay_table.replay(batches)
     _, freq_ax = plots.timeline(df, top=2)
     assert [k for k in lines(freq_ax) if k.startswith("calls: ")] == ["calls: bash", "calls: grep"]
 
 
 def test_config_defaults_to_the_tables_and_overrides_get_their_own_lines():
     cfg = DetectorConfig(warn_threshold=2, hard_limit=4, tool_freq_overrides={"bash": (35, 45)})
-    df = trace.replay(patterns.get("bash_pipeline"), cfg)
+    df = replay_table.replay(patterns.get("bash_pipeline"), cfg)
     hash_ax, freq_ax = plots.timeline(df)
     assert {"warn (2)", "hard (4)"} <= set(lines(hash_ax))
     drawn = lines(freq_ax)
@@ -81,7 +81,7 @@ def test_config_defaults_to_the_tables_and_overrides_get_their_own_lines():
 
 
 def test_one_figure_two_panels_sharing_steps():
-    hash_ax, freq_ax = plots.timeline(trace.replay(patterns.get("exact_repeat")), title="exact repeat")
+    hash_ax, freq_ax = plots.timeline(replay_table.replay(patterns.get("exact_repeat")), title="exact repeat")
     assert hash_ax.figure is freq_ax.figure and len(hash_ax.figure.axes) == 2
     assert hash_ax.get_title() == "exact repeat"
     assert hash_ax.get_ylim()[0] == 0 and freq_ax.get_ylim()[0] == 0
@@ -89,20 +89,20 @@ def test_one_figure_two_panels_sharing_steps():
 
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['action'"):
-        plots.timeline(trace.replay(patterns.get("polling")).drop(columns=["action"]))
-    with pytest.raises(ValueError, match="df must be a table from loopkit.trace.replay"):
+        plots.timeline(replay_table.replay(patterns.get("polling")).drop(columns=["action"]))
+    with pytest.raises(ValueError, match="df must be a table from loopkit.replay_table.replay"):
         plots.timeline([1, 2, 3])
-    df = trace.replay(patterns.get("polling"))
+    df = replay_table.replay(patterns.get("polling"))
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
         plots.timeline(df, {"warn_threshold": 3})
-    with pytest.raises(ValueError, match="top must be an int >= 1"):
+    with pytest.raises(ValueError, match="top must be at least 1, got 0"):
         plots.timeline(df, top=0)
 
 
 def test_importing_the_submodule_first_does_not_shadow_the_function():
     import loopkit.plots.timelines  # noqa: F401  (binds the submodule as loopkit.plots.timelines)
 
-    df = trace.replay(patterns.get("polling"))
+    df = replay_table.replay(patterns.get("polling"))
     hash_ax, _ = plots.timeline(df)
     assert "hash count" in lines(hash_ax)
 

@@ -11,6 +11,7 @@ import http.client
 import pathlib
 import textwrap
 import urllib.error
+import urllib.request
 
 import pytest
 
@@ -405,7 +406,7 @@ def test_generated_batches_are_reproducible_and_varied():
     shapes = {type(call.get("args", "missing")).__name__ for batch in batches for call in batch}
     assert shapes >= {"dict", "str", "int", "list", "NoneType"}
     assert any(len(b) != len({repr(c) for c in b}) for b in batches), "no batch repeats a call"
-    with pytest.raises(ValueError, match="n must be a positive int"):
+    with pytest.raises(ValueError, match="n must be at least 1, got 0"):
         probe.generated_batches(0)
 
 
@@ -491,17 +492,17 @@ def test_url_fetcher_downloads_the_raw_file_with_a_timeout(monkeypatch):
         seen.append((request.full_url, timeout))
         return FakeResponse(b"content")
 
-    monkeypatch.setattr(probe.urllib.request, "urlopen", urlopen)
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
     assert probe.url_fetcher(timeout=3.5)(BOUNDED) == b"content"
     assert seen == [(upstream.raw_url(BOUNDED), 3.5)]
     assert probe.url_fetcher()(BOUNDED) == b"content" and seen[-1][1] == 20.0
 
 
 def test_url_fetcher_refuses_an_oversized_download(monkeypatch):
-    monkeypatch.setattr(probe.urllib.request, "urlopen", lambda request, timeout: FakeResponse(b"x" * 3_000_000))
+    monkeypatch.setattr(urllib.request, "urlopen", lambda request, timeout: FakeResponse(b"x" * 3_000_000))
     report = probe.run_probe(fetch=probe.url_fetcher(), env={})
     assert report.status == "refused" and "larger than 2000000 bytes" in report.message
-    with pytest.raises(ValueError, match="timeout must be a positive number"):
+    with pytest.raises(ValueError, match="timeout must be more than 0, got 0"):
         probe.url_fetcher(timeout=0)
 
 
@@ -510,7 +511,7 @@ def test_a_body_cut_off_mid_read_by_the_real_fetcher_is_one_line_too(monkeypatch
         def read(self, limit):
             raise http.client.IncompleteRead(b"partial", 100)
 
-    monkeypatch.setattr(probe.urllib.request, "urlopen", lambda request, timeout: CutOff(b""))
+    monkeypatch.setattr(urllib.request, "urlopen", lambda request, timeout: CutOff(b""))
     report = probe.run_probe(fetch=probe.url_fetcher(), env={})
     assert report.status == "skipped"
     assert report.message == (

@@ -16,15 +16,6 @@ def test_import_loopkit_stays_standard_library_only():
     assert out.stdout.strip() == "[]", f"import loopkit pulled in {out.stdout.strip()}"
 
 
-def test_loopkit_public_api_is_exported():
-    import loopkit
-
-    for name in loopkit.__all__:
-        assert getattr(loopkit, name) is not None
-    for name in ("normalize_args", "read_bucket", "stable_key", "fingerprint", "BoundedDict", "LRUDict"):
-        assert name in loopkit.__all__
-
-
 def _requirement_lines(path):
     for line in path.read_text().splitlines():
         line = line.split("#")[0].strip()

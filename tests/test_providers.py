@@ -9,14 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import fingerprint
-from loopkit.providers import (
+from loopkit.adapters import (
     FORMATS,
     TraceError,
     batches_from_messages,
-    from_anthropic,
-    from_langchain,
-    from_openai_chat,
-    from_openai_responses,
     iter_trace,
     load_trace,
 )
@@ -138,9 +134,7 @@ def test_round_trip_every_adapter_and_container(tmp_path, fmt, messages, json_ar
 
 @pytest.mark.parametrize("fmt, messages, json_args", CASES, ids=CASE_IDS)
 def test_in_memory_adapters(fmt, messages, json_args):
-    adapter = {"openai-chat": from_openai_chat, "openai-responses": from_openai_responses,
-               "anthropic": from_anthropic, "langchain": from_langchain}[fmt]
-    assert adapter(messages) == expected(json_args)
+    assert batches_from_messages(messages, fmt) == expected(json_args)
     assert batches_from_messages(messages) == expected(json_args)
 
 
@@ -166,20 +160,21 @@ def test_responses_calls_split_at_every_non_call_item():
         {"type": "function_call_output", "call_id": "a", "output": ""},
         {"type": "function_call", "call_id": "c", "name": "ls", "arguments": "{}"},
     ]
-    assert [[c["id"] for c in b] for b in from_openai_responses(items)] == [["a", "b"], ["c"]]
+    assert [[c["id"] for c in b] for b in batches_from_messages(items, "openai-responses")] == [["a", "b"], ["c"]]
 
 
 def test_args_are_left_exactly_as_sent():
     raw = '{"path":  "a.py" , "b": 1}'
     msgs = [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "read_file", "arguments": raw}}]}]
-    assert from_openai_chat(msgs)[0][0]["args"] == raw  # not parsed, not re-serialized
+    assert batches_from_messages(msgs, "openai-chat")[0][0]["args"] == raw  # not parsed, not re-serialized
     bad = [{"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "bash", "arguments": "{oops"}}]}]
-    assert from_openai_chat(bad)[0][0]["args"] == "{oops"  # malformed arguments are the detector's business
+    # malformed arguments are the detector's business
+    assert batches_from_messages(bad, "openai-chat")[0][0]["args"] == "{oops"
 
 
 def test_legacy_function_call_is_read_not_dropped():
     msgs = [{"role": "assistant", "function_call": {"name": "bash", "arguments": '{"command": "ls"}'}}]
-    assert from_openai_chat(msgs) == [[{"name": "bash", "args": '{"command": "ls"}', "id": None}]]
+    assert batches_from_messages(msgs, "openai-chat") == [[{"name": "bash", "args": '{"command": "ls"}', "id": None}]]
 
 
 def test_langchain_ai_message_with_anthropic_blocks_reads_tool_calls_once():
@@ -336,10 +331,11 @@ def test_round_trip_property(batches):
                                                 for i, n, a in t]} for t in turns]
     want_dict = [[{"name": n, "args": a, "id": i} for i, n, a in t] for t in turns]
     want_str = [[{"name": n, "args": json.dumps(a), "id": i} for i, n, a in t] for t in turns]
-    assert from_openai_chat(chat) == want_str
-    assert from_anthropic(claude) == want_dict
-    assert from_langchain([{"type": "ai", "tool_calls": repr(t and [{"name": n, "args": a, "id": i}
-                                                                  for i, n, a in t])} for t in turns]) == want_dict
+    assert batches_from_messages(chat, "openai-chat") == want_str
+    assert batches_from_messages(claude, "anthropic") == want_dict
+    assert batches_from_messages([{"type": "ai", "tool_calls": repr(t and [{"name": n, "args": a, "id": i}
+                                                                         for i, n, a in t])} for t in turns],
+                                 "langchain") == want_dict
 
 
 # -- review fixes (issue 5): nothing silently dropped, every error located ----------------------------------------
@@ -478,9 +474,9 @@ def test_anthropic_server_and_mcp_tool_use_blocks_are_calls():
         {"type": "web_search_tool_result", "tool_use_id": "s1", "content": []},
         {"type": "mcp_tool_use", "id": "m1", "name": "fetch", "server_name": "web", "input": {"url": "x"}},
         {"type": "tool_use", "id": "t1", "name": "ls", "input": {}}]}
-    assert from_anthropic([msg]) == [[{"name": "web_search", "args": {"query": "loop"}, "id": "s1"},
-                                      {"name": "fetch", "args": {"url": "x"}, "id": "m1"},
-                                      {"name": "ls", "args": {}, "id": "t1"}]]
+    assert batches_from_messages([msg], "anthropic") == [[{"name": "web_search", "args": {"query": "loop"}, "id": "s1"},
+                                                          {"name": "fetch", "args": {"url": "x"}, "id": "m1"},
+                                                          {"name": "ls", "args": {}, "id": "t1"}]]
 
 
 def test_responses_custom_and_local_shell_calls_are_calls():
@@ -489,7 +485,7 @@ def test_responses_custom_and_local_shell_calls_are_calls():
              {"type": "local_shell_call", "call_id": "b", "id": "ls_1", "action": action, "status": "completed"},
              {"type": "local_shell_call_output", "call_id": "b", "output": ""},
              {"type": "function_call", "call_id": "c", "name": "ls", "arguments": "{}"}]
-    assert from_openai_responses(items) == [
+    assert batches_from_messages(items, "openai-responses") == [
         [{"name": "apply_patch", "args": "*** Begin Patch", "id": "a"},
          {"name": "local_shell", "args": action, "id": "b"}],
         [{"name": "ls", "args": "{}", "id": "c"}]]

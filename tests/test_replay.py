@@ -51,7 +51,7 @@ def test_replay_batches_stops_replaying_at_the_stop_but_reads_on_and_maps_tools(
 
 
 def test_an_in_memory_trace_keeps_the_detectors_own_error():
-    with pytest.raises(TypeError, match="call 0 of the batch must be a mapping"):
+    with pytest.raises(TypeError, match=r"^batch\[0\] must be a mapping with 'name' and 'args', got str$"):
         list(replay_batches([["bash"]], PinnedMiddleware()))
     with pytest.raises(TraceError, match="^f:1: the detector cannot key this batch"):
         list(replay_batches([Batch(1, "f:1", ["bash"])], PinnedMiddleware()))

@@ -7,7 +7,8 @@ import ipywidgets as W
 import pytest
 
 from loopkit.widgets import batch_builder
-from loopkit.widgets.batch import DEFAULT_BATCH, duplicate_last, parse_batch, render_batch, shuffle_calls
+from html_tables import as_text, read_view, tables, text
+from loopkit.widgets.batch import DEFAULT_BATCH, duplicate_last, parse_batch, read_batch, render_batch, shuffle_calls
 
 ENTRIES = sorted(
     ['read_file:src/app.py:0-0', 'bash:{"command": "pytest -q"}', 'web_search:{"query": "python loop detection"}']
@@ -42,27 +43,39 @@ def test_duplicate_last():
     assert duplicate_last("") == ""
 
 
-def test_render_shows_entries_sorted_entries_and_fingerprint():
-    panel = render_batch(DEFAULT_BATCH, pinned="")
-    assert f"Fingerprint: <code><b>{digest(ENTRIES)}</b></code>" in panel
-    assert "3 call(s)" in panel and "Nothing pinned" in panel
-    assert "bash:{&quot;command&quot;: &quot;pytest -q&quot;}" in panel  # the description field is not in the key
-    assert "description&quot;: &quot;run the tests" in panel  # ... but the call as given still shows it
-    hashed = panel.split("Sorted entries (what is hashed):", 1)[1]
-    assert hashed.index("bash:") < hashed.index("read_file:") < hashed.index("web_search:")
+def test_reading_gives_each_entry_the_sorted_entries_and_the_fingerprint():
+    reading = read_batch(DEFAULT_BATCH, pinned="")
+    assert reading.fingerprint == digest(ENTRIES) and reading.hashed == ENTRIES and reading.pinned == "none"
+    assert [row["#"] for row in reading.rows] == [1, 2, 3]
+    bash = reading.rows[1]
+    assert bash["entry"] == 'bash:{"command": "pytest -q"}'  # the description field is not in the key
+    assert bash["call"] == 'bash {"command": "pytest -q", "description": "run the tests"}'  # ... the call keeps it
 
 
-def test_render_marks_raw_text_arguments_and_empty_batches():
-    assert "keyed by its raw text" in render_batch("bash [1, 2]")
-    assert "keyed by its raw text" not in render_batch('bash {"command": "ls"}')
-    assert "The batch is empty" in render_batch("  \n ")
+def test_reading_marks_raw_text_arguments_and_empty_batches():
+    assert read_batch("bash [1, 2]").rows[0]["note"] == "keyed by its raw text (not a JSON object)"
+    assert read_batch('bash {"command": "ls"}').rows[0]["note"] == ""
+    assert read_batch("  \n ") is None
 
 
-def test_render_compares_with_the_pinned_fingerprint():
-    same = render_batch(DEFAULT_BATCH, pinned=digest(ENTRIES))
-    other = render_batch(DEFAULT_BATCH, pinned="000000000000")
-    assert "<b>same</b> as the pinned" in same
-    assert "<b>differs</b> from the pinned fingerprint <code>000000000000</code>" in other
+def test_reading_compares_with_the_pinned_fingerprint():
+    assert read_batch(DEFAULT_BATCH, pinned=f"  {digest(ENTRIES)} ").pinned == "same"
+    assert read_batch(DEFAULT_BATCH, pinned="000000000000").pinned == "differs"
+
+
+def test_the_panel_shows_the_reading():
+    panel = render_batch(DEFAULT_BATCH + '\nx {"a": "<b>"}', pinned="000000000000")
+    reading = read_batch(DEFAULT_BATCH + '\nx {"a": "<b>"}', pinned="000000000000")
+    assert tables(panel) == [as_text(reading.rows)]  # escaped: the <b> in an argument is text, not markup
+    shown = text(panel)
+    assert f"4 call(s). Fingerprint: {reading.fingerprint}, differs from the pinned fingerprint 000000000000" in shown
+    assert shown.endswith("Sorted entries (what is hashed): " + " ".join(reading.hashed))
+    assert "The batch is empty" in text(render_batch(""))
+
+
+def reading(view):
+    """What the view's plain function reads from its current controls; the panel must show exactly that."""
+    return read_view(view, render_batch, read_batch)
 
 
 def test_view_controls_and_buttons():
@@ -70,7 +83,7 @@ def test_view_controls_and_buttons():
     assert isinstance(view.controls["batch"], W.Textarea) and isinstance(view.controls["pinned"], W.Text)
     assert set(view.buttons) == {"shuffle", "duplicate", "pin", "reset"}
     assert view.controls["pinned"].value == digest(ENTRIES)
-    assert "<b>same</b> as the pinned" in view.panel.value
+    assert reading(view).pinned == "same"
 
 
 def test_shuffle_button_reorders_but_keeps_the_fingerprint():
@@ -78,27 +91,27 @@ def test_shuffle_button_reorders_but_keeps_the_fingerprint():
     before = view.controls["batch"].value
     view.buttons["shuffle"].click()
     assert view.controls["batch"].value != before
-    assert f"<b>{digest(ENTRIES)}</b>" in view.panel.value and "<b>same</b> as the pinned" in view.panel.value
+    assert reading(view).fingerprint == digest(ENTRIES) and reading(view).pinned == "same"
 
 
 def test_duplicate_button_changes_the_fingerprint_then_pin_and_reset():
     view = batch_builder()
     view.buttons["duplicate"].click()
     doubled = ENTRIES + ['web_search:{"query": "python loop detection"}']
-    assert "4 call(s)" in view.panel.value and f"<b>{digest(doubled)}</b>" in view.panel.value
-    assert "<b>differs</b> from the pinned" in view.panel.value
+    assert len(reading(view).rows) == 4 and reading(view).fingerprint == digest(doubled)
+    assert reading(view).pinned == "differs"
     view.buttons["pin"].click()
-    assert view.controls["pinned"].value == digest(doubled) and "<b>same</b>" in view.panel.value
+    assert view.controls["pinned"].value == digest(doubled) and reading(view).pinned == "same"
     view.buttons["shuffle"].click()
-    assert "<b>same</b> as the pinned" in view.panel.value
+    assert reading(view).pinned == "same"
     view.buttons["reset"].click()
-    assert view.controls["batch"].value == DEFAULT_BATCH and "<b>differs</b>" in view.panel.value
+    assert view.controls["batch"].value == DEFAULT_BATCH and reading(view).pinned == "differs"
 
 
 def test_editing_the_text_updates_the_panel():
     view = batch_builder('write_file {"path": "a.py", "content": "v1"}')
     first = view.controls["pinned"].value
     view.controls["batch"].value = 'write_file {"path": "a.py", "content": "v2"}'
-    assert "<b>differs</b>" in view.panel.value  # a changed write is new progress
+    assert reading(view).pinned == "differs"  # a changed write is new progress
     view.controls["batch"].value = 'write_file {"content": "v1", "path": "a.py"}'
-    assert f"<b>{first}</b>" in view.panel.value  # the same write, keys in another order: a repeat
+    assert reading(view).fingerprint == first  # the same write, keys in another order: a repeat

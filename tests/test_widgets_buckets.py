@@ -10,7 +10,8 @@ import ipywidgets as W
 import pytest
 
 from loopkit import widgets
-from loopkit.widgets.buckets import LINE_MAX, bucket_span, number_line_svg, render_buckets
+from html_tables import read_view, text
+from loopkit.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
 
 
 @pytest.mark.parametrize(
@@ -63,15 +64,20 @@ def test_number_line_rejects_an_empty_line_range():
         number_line_svg(1, 1, lo=0, hi=0, max_line=0)
 
 
-def test_render_states_the_key_and_what_it_means():
-    same = render_buckets("a.py", (10, 190))
-    assert "<code>a.py:0-0</code>" in same and "Both ends fall in bucket 0" in same
-    across = render_buckets("a.py", (190, 210))
-    assert "<code>a.py:0-1</code>" in across and "starts in bucket 0 and ends in bucket 1" in across
+def test_the_meaning_says_whether_the_range_stays_in_one_bucket():
+    assert bucket_meaning(0, 0).startswith("Both ends fall in bucket 0, so every read")
+    assert bucket_meaning(0, 1).startswith("The range starts in bucket 0 and ends in bucket 1")
 
 
-def test_render_escapes_the_path():
-    assert "<code>&lt;b&gt;.py:0-0</code>" in render_buckets("<b>.py", (1, 5))
+def test_the_panel_states_the_key_its_meaning_and_draws_the_buckets():
+    panel = render_buckets("<b>.py", (190, 210))
+    assert text(panel).startswith(f"read_file key: <b>.py:0-1 (lines 190\u2013210) {bucket_meaning(0, 1)}")
+    assert shaded(panel) == [0, 1]
+
+
+def span(view):
+    """The key the view's plain function computes from its current controls; the panel must show exactly that."""
+    return read_view(view, render_buckets, lambda path, lines: bucket_span(path, *lines))
 
 
 def test_view_controls_contract():
@@ -80,23 +86,22 @@ def test_view_controls_contract():
     assert isinstance(path, W.Text) and path.value == "a.py"
     assert isinstance(lines, W.IntRangeSlider)
     assert lines.min == 1 and lines.max >= 1000 and lines.max == LINE_MAX and lines.value == (1, 199)
-    assert "a.py:0-0" in view.panel.value
+    assert span(view) == ("a.py:0-0", 0, 0)
 
 
 def test_view_follows_the_slider_across_line_200_and_back():
     view = widgets.bucket_explorer()
     view.controls["lines"].value = (150, 200)
-    assert "a.py:0-0" in view.panel.value
+    assert span(view) == ("a.py:0-0", 0, 0)
     view.controls["lines"].value = (150, 201)
-    assert "a.py:0-1" in view.panel.value and "a.py:0-0" not in view.panel.value
-    assert shaded(view.panel.value) == [0, 1]
+    assert span(view) == ("a.py:0-1", 0, 1)
     view.controls["lines"].value = (201, 399)
-    assert "a.py:1-1" in view.panel.value
+    assert span(view) == ("a.py:1-1", 1, 1)
 
 
 def test_view_follows_the_path():
     view = widgets.bucket_explorer()
     view.controls["path"].value = "src/app.py"
-    assert "<code>src/app.py:0-0</code>" in view.panel.value
+    assert span(view)[0] == "src/app.py:0-0"
     view.controls["path"].value = ""
-    assert "<code>:0-0</code>" in view.panel.value
+    assert span(view)[0] == ":0-0"

@@ -1,46 +1,45 @@
-"""Chapter 09's deployment advisor: the plain render function, then the live view driven through its controls."""
+"""Chapter 09's deployment advisor: the rows it shows, the panel that shows them, then the live view driven through
+its controls. The decision itself is loopkit.boundaries.recommend_deployment (tests/test_boundaries.py)."""
 
-import re
-
+from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
-from loopkit.widgets.deployment import QUESTIONS, render_advice
+from loopkit.boundaries import DEPLOYMENTS, recommend_deployment
+from loopkit.widgets.deployment import QUESTIONS, deployment_rows, render_advice
 
 
-def choice(panel_html):
-    return re.search(r'data-choice="(\w+)"', panel_html).group(1)
+def test_the_rows_are_the_chosen_deployment_one_facet_a_line():
+    rows = deployment_rows("isolated")
+    assert [row[""] for row in rows] == ["who is trusted", "where state persists", "what you must configure"]
+    assert [row["isolated deployment"] for row in rows] == list(DEPLOYMENTS["isolated"][1:])
 
 
-def test_render_advice_shows_the_choice_its_reasons_and_its_row():
+def test_the_panel_shows_the_choice_its_reasons_and_its_rows():
     panel = render_advice("only me", False, True, True, False)
-    assert choice(panel) == "isolated" and "Recommended: <b>isolated deployment</b>" in panel
-    assert "<li>real credentials: they need scrubbing and request-scoped injection</li>" in panel
-    assert "<li>untrusted content: a prompt injection must not reach your own machine</li>" in panel
-    for label in ("who is trusted", "where state persists", "what you must configure"):
-        assert f"<td>{label}</td>" in panel
-    assert "a sandbox for tools" in panel
+    advice = recommend_deployment("only me", False, True, True, False)
+    assert advice.choice == "isolated" and tables(panel) == [as_text(deployment_rows("isolated"))]
+    assert text(panel).startswith("Recommended: isolated deployment " + " ".join(advice.reasons))
 
 
-def test_render_advice_escapes_its_text():
-    panel = render_advice("several people", True, False, False, False)
-    assert choice(panel) == "shared" and "<script" not in panel
+def advice(view):
+    """The recommendation for the view's current answers; the panel must show exactly that."""
+    return read_view(view, render_advice, recommend_deployment)
 
 
 def test_the_view_starts_local_and_follows_its_controls():
     view = widgets.deployment_advisor()
     assert list(view.controls) == list(QUESTIONS)
     assert view.controls["users"].description == "Who uses one running instance?"
-    assert choice(view.panel.value) == "local"
+    assert advice(view).choice == "local"
     view.controls["untrusted_content"].value = True
-    assert choice(view.panel.value) == "isolated"
-    assert "untrusted content" in view.panel.value
+    assert advice(view).choice == "isolated" and any("untrusted content" in r for r in advice(view).reasons)
     view.controls["users"].value = "several people"
-    assert choice(view.panel.value) == "shared"
+    assert advice(view).choice == "shared"
     view.controls["users"].value = "only me"
     view.controls["untrusted_content"].value = False
-    assert choice(view.panel.value) == "local"
+    assert advice(view).choice == "local"
     view.controls["reachable"].value = True
-    assert choice(view.panel.value) == "shared"
-    assert "others can reach it over the network" in view.panel.value
+    assert advice(view).choice == "shared"
+    assert any("others can reach it over the network" in r for r in advice(view).reasons)
 
 
 def test_the_view_offers_exactly_the_two_user_answers():

@@ -3,7 +3,8 @@
 import pytest
 
 from loopkit import widgets
-from loopkit.widgets.lifecycle import lifecycle_state, render_lifecycle
+from html_tables import as_text, read_view, tables, text
+from loopkit.widgets.lifecycle import SHOWN_LINES, lifecycle_facts, lifecycle_state, message_lines, render_lifecycle
 
 
 def roles(state):
@@ -36,25 +37,40 @@ def test_a_script_that_runs_out_ends_with_the_answer():
     assert (s["steps"], s["status"], s["action"], s["outcome"]) == (9, "answered", None, "final answer")
 
 
-def test_panel_and_bad_step():
-    out = render_lifecycle("exact_repeat", "before_results", 3)
-    assert "<td>3 of 5</td><td>warn</td><td>warned</td><td>0</td><td>0</td><td>BROKEN</td>" in out
-    assert "Pairing broken: message 6 (human)" in out and "<pre>" in out
-    out = render_lifecycle("cross_file_sweep", "after_results", 40)
-    assert "earlier line(s)" in out and "BROKEN" not in out
-    with pytest.raises(ValueError, match="step must be an int >= 0"):
+def test_the_facts_row_and_the_message_lines():
+    facts = lifecycle_facts(lifecycle_state("exact_repeat", "before_results", 3))
+    assert facts == [{"model call": "3 of 5", "detector": "warn", "what happened": "warned",
+                      "warnings delivered": 0, "warnings queued": 0, "pairing": "BROKEN"}]
+    lines = message_lines(lifecycle_state("cross_file_sweep", "after_results", 40))
+    assert len(lines) == 1 + SHOWN_LINES and lines[0].endswith("earlier line(s)")
+    assert lifecycle_facts(lifecycle_state("cross_file_sweep", "after_results", 40))[0]["pairing"] == "ok"
+    with pytest.raises(ValueError, match="step must be at least 0, got -1"):
         lifecycle_state("exact_repeat", "after_results", -1)
+
+
+def test_the_panel_shows_the_facts_the_broken_pairing_and_the_messages():
+    panel = render_lifecycle("exact_repeat", "before_results", 3)
+    state = lifecycle_state("exact_repeat", "before_results", 3)
+    assert tables(panel) == [as_text(lifecycle_facts(state))]
+    assert f"Pairing broken: {state['pairing']}" in text(panel)
+    assert " ".join(" ".join(message_lines(state)).split()) in text(panel)
+    assert "Pairing broken" not in text(render_lifecycle("exact_repeat", "after_results", 3))
+
+
+def facts(view):
+    """The facts row for the view's current controls; the panel must show exactly what the plain functions build."""
+    return lifecycle_facts(read_view(view, render_lifecycle, lifecycle_state))[0]
 
 
 def test_the_view_follows_its_controls():
     view = widgets.lifecycle_stepper()
     assert view.values() == {"pattern": "exact_repeat", "placement": "after_results", "step": 3}
-    assert "<td>3 of 5</td><td>warn</td>" in view.panel.value
+    assert (facts(view)["model call"], facts(view)["detector"]) == ("3 of 5", "warn")
     view.controls["placement"].value = "before_results"
-    assert "BROKEN" in view.panel.value
+    assert facts(view)["pairing"] == "BROKEN"
     view.controls["step"].value = 5
-    assert "<td>5 of 5</td><td>stop</td>" in view.panel.value
+    assert (facts(view)["model call"], facts(view)["detector"]) == ("5 of 5", "stop")
     view.controls["pattern"].value = "abc_cycle"
-    assert view.controls["step"].max == 13 and "of 13</td>" in view.panel.value
+    assert view.controls["step"].max == 13 and facts(view)["model call"].endswith("of 13")
     with pytest.raises(ValueError, match="placement must be one of"):
         widgets.lifecycle_stepper(placement="middle")

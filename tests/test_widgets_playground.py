@@ -6,6 +6,7 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
+from html_tables import as_text, tables, text  # noqa: E402
 from loopkit import DetectorConfig, widgets  # noqa: E402
 from loopkit.widgets.playground import playground_summary, render_playground  # noqa: E402
 
@@ -22,15 +23,24 @@ def test_summary_under_defaults_and_changed_thresholds():
     assert (s["first_warn"], s["first_stop"], s["detector"]) == (None, None, "ok")
 
 
-def test_render_shows_the_verdict_the_decisions_and_a_figure():
+def test_summary_lists_the_first_decisions_that_were_not_ok():
+    s = playground_summary("exact_repeat", DetectorConfig())
+    # warned once at the third copy; every batch from the fifth copy on would be stopped
+    assert [(d["step"], d["action"], d["layer"]) for d in s["decisions"]] == [
+        (3, "warn", "hash"), (5, "stop", "hash"), (6, "stop", "hash"), (7, "stop", "hash"), (8, "stop", "hash")]
+    assert playground_summary("write_new_content", DetectorConfig())["decisions"] == []
+
+
+def test_the_panel_shows_the_verdict_the_decisions_and_a_figure():
     out = render_playground("exact_repeat", **DEFAULTS)
-    assert "<b>exact_repeat</b>" in out and "A human calls it <b>loop</b>" in out
-    assert "First warn: step 3; first stop: step 5." in out and "The detector agrees." in out
-    assert "frequency window: 50 calls" in out
-    assert "<td>3</td><td>warn</td><td>hash</td>" in out and "<td>5</td><td>stop</td><td>hash</td>" in out
+    s = playground_summary("exact_repeat", DetectorConfig(**DEFAULTS))
+    assert text(out).startswith(f"exact_repeat: {s['description']} (8 batches). A human calls it loop. "
+                                "First warn: step 3; first stop: step 5. The detector agrees. "
+                                "(frequency window: 50 calls)")
+    assert tables(out) == [as_text(s["decisions"])]
     assert out.count('<img alt="timeline of exact_repeat" src="data:image/png;base64,') == 1
     out = render_playground("write_new_content", **DEFAULTS)
-    assert "First warn: step never; first stop: step never." in out and "<i>(nothing yet)</i>" in out
+    assert "First warn: step never; first stop: step never." in text(out) and tables(out) == []
 
 
 def test_bad_thresholds_are_a_value_error_the_view_shows():
@@ -38,17 +48,25 @@ def test_bad_thresholds_are_a_value_error_the_view_shows():
         render_playground("exact_repeat", **{**DEFAULTS, "hard_limit": 2})
 
 
+def summary(view):
+    """The summary for the view's current controls; the panel's table must hold exactly its decisions."""
+    values = dict(view.values())
+    s = playground_summary(values.pop("pattern"), DetectorConfig(**values))
+    assert tables(view.panel.value) == [as_text(s["decisions"])]
+    return s
+
+
 def test_the_view_redraws_when_a_control_moves():
     view = widgets.detector_playground()
     assert set(view.controls) == {"pattern", *DEFAULTS}
     assert view.values() == {"pattern": "exact_repeat", **DEFAULTS}
-    assert "first stop: step 5." in view.panel.value
+    assert summary(view)["first_stop"] == 5
     view.controls["hard_limit"].value = 7
-    assert "first stop: step 7." in view.panel.value
+    assert summary(view)["first_stop"] == 7
     view.controls["pattern"].value = "polling"
-    assert "<b>polling</b>" in view.panel.value and "The detector disagrees." in view.panel.value
+    assert summary(view)["pattern"] == "polling" and not summary(view)["agrees"]
     view.controls["warn_threshold"].value = 9  # hard 7 < warn 9: shown, not raised
-    assert "must be &gt;= warn_threshold" in view.panel.value and "<img" not in view.panel.value
+    assert text(view.panel.value) == "hard_limit (7) must be >= warn_threshold (9)"
 
 
 def test_unknown_pattern_is_named():

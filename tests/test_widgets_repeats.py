@@ -2,8 +2,9 @@
 
 import pytest
 
+from html_tables import as_text, tables, text
 from loopkit import widgets
-from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps
+from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps, turns_so_far
 
 READ = {"name": "read_file", "args": {"path": "app.py"}}
 TESTS = {"name": "bash", "args": {"command": "pytest"}}
@@ -47,30 +48,43 @@ def test_bad_turns_are_named():
         repeat_steps(READ)
 
 
-def test_panel_gives_the_verdict_and_the_running_count():
-    out = render_repeats(1)
-    assert "Turn 1 of 8 (read_file): <b>new work</b>" in out and "So far 0 of 1 turns redo earlier work." in out
+def test_the_table_so_far_says_which_turns_repeat():
+    assert [row["repeats earlier work?"] for row in turns_so_far(8)] == ["no", "no"] + [
+        "yes, turn 1", "yes, turn 2"] * 3
+    assert [row["seen"] for row in turns_so_far(3)] == ["1x", "1x", "2x"]
+    with pytest.raises(ValueError, match="turn must be at most 8, got 9"):
+        turns_so_far(9)
+
+
+def test_the_panel_gives_the_verdict_the_running_count_and_the_table():
+    assert text(render_repeats(1)).startswith("Turn 1 of 8 (read_file): new work: this fingerprint was not seen "
+                                              "before. So far 0 of 1 turns redo earlier work.")
     out = render_repeats(3)
-    assert "<b>repeats turn 1</b> (fingerprint seen 2x)" in out and "So far 1 of 3 turns redo earlier work." in out
-    assert out.count("<tr>") == 1 + 3  # header and the three turns so far
-    out = render_repeats(8)
-    assert "So far 6 of 8 turns redo earlier work." in out and "<td>yes, turn 2</td>" in out
-    with pytest.raises(ValueError, match="turn must be an int from 1 to 8, got 9"):
+    assert text(out).startswith("Turn 3 of 8 (read_file): repeats turn 1 (fingerprint seen 2x). "
+                                "So far 1 of 3 turns redo earlier work.")
+    assert tables(out) == [as_text(turns_so_far(3))]
+    assert "So far 6 of 8 turns redo earlier work." in text(render_repeats(8))
+    with pytest.raises(ValueError, match="turn must be at most 8, got 9"):
         render_repeats(9)
 
 
 def test_the_view_follows_its_slider_and_buttons():
     view = widgets.repeat_stepper(list(STUCK_TURNS))
     slider = view.controls["turn"]
+
+    def shown():
+        assert tables(view.panel.value) == [as_text(turns_so_far(slider.value))]
+        return text(view.panel.value)
+
     assert (slider.min, slider.max, slider.value) == (1, 8, 1)
-    assert "new work" in view.panel.value
+    assert "new work" in shown()
     view.buttons["next"].click()
     view.buttons["next"].click()
-    assert slider.value == 3 and "repeats turn 1" in view.panel.value
+    assert slider.value == 3 and "repeats turn 1" in shown()
     slider.value = 8
     view.buttons["next"].click()
-    assert slider.value == 8 and "So far 6 of 8" in view.panel.value
+    assert slider.value == 8 and "So far 6 of 8" in shown()
     view.buttons["back"].click()
-    assert slider.value == 7 and "Turn 7 of 8 (read_file)" in view.panel.value
+    assert slider.value == 7 and shown().startswith("Turn 7 of 8 (read_file)")
     with pytest.raises(ValueError, match="at least one turn"):
         widgets.repeat_stepper([])

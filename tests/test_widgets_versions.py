@@ -1,7 +1,8 @@
 """Chapter 07's side-by-side view: the plain rows, and the live view reacting to its controls."""
 
+from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
-from loopkit.widgets.versions import render_versions, version_rows
+from loopkit.widgets.versions import COLUMNS, render_versions, version_rows
 
 
 def test_rows_follow_the_thresholds():
@@ -11,18 +12,22 @@ def test_rows_follow_the_thresholds():
                                                                                "stop hash 4", "stop hash 5"]
 
 
-def test_panel_names_the_source_and_counts_calls_that_run():
+def test_panel_names_the_source_counts_calls_that_run_and_shows_the_rows():
     out = render_versions("issue_5343", 3, 5, 30, 50)
-    assert "(issue #5343, fixed by PR #5344)" in out and "Calls that run: 4 at the pinned commit, 5 in the later" in out
-    assert out.count("<tr>") == 1 + 5
+    assert "(issue #5343, fixed by PR #5344). Calls that run: 4 at the pinned commit, 5 in the later" in text(out)
+    assert tables(out) == [as_text(version_rows("issue_5343", 3, 5, 30, 50), COLUMNS)]
 
 
 def test_the_view_starts_at_the_scenarios_config_and_redraws():
     view = widgets.version_compare()
     assert view.values() == {"scenario": "issue_5243", "warn_threshold": 3, "hard_limit": 5, "tool_freq_warn": 2,
                              "tool_freq_hard_limit": 3}
-    assert "Calls that run: 3 at the pinned commit, 0 in the later model." in view.panel.value
+
+    def later():
+        return [row["later"] for row in read_view(view, render_versions, version_rows)]
+
+    assert later() == ["stop frequency read_file 3"]
     view.controls["tool_freq_hard_limit"].value = 4
-    assert "Calls that run: 3 at the pinned commit, 3 in the later model." in view.panel.value
+    assert later() == ["warn frequency read_file 2"]
     view.controls["tool_freq_warn"].value = 9  # hard 4 < warn 9: shown, not raised
-    assert "must be &gt;= tool_freq_warn" in view.panel.value
+    assert text(view.panel.value) == "tool_freq_hard_limit (4) must be >= tool_freq_warn (9)"

@@ -36,8 +36,7 @@ Example::
 
 from .base import Batch, Format, Message, Skipped, TraceError
 from .formats import FORMATS, REGISTRY, get_format
-from .one_run import (Trace, TraceStream, batches_from_messages, from_anthropic, from_langchain, from_openai_chat,
-                      from_openai_responses, iter_trace, load_trace)
+from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
 from .runs import CONTAINER_KEYS, META_KEYS, Run, iter_runs
 from .sources import DEFAULT_MAX_BYTES
 
@@ -60,8 +59,4 @@ __all__ = [
     "iter_trace",
     "load_trace",
     "batches_from_messages",
-    "from_openai_chat",
-    "from_openai_responses",
-    "from_anthropic",
-    "from_langchain",
 ]

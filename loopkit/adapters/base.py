@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..batches import Batch
+
 __all__ = ["TraceError", "Batch", "Message", "Skipped", "Format", "is_map", "decode_list", "as_list", "tool_name",
            "required", "entry", "openai_calls", "assistant_only"]
 
@@ -24,20 +26,6 @@ __all__ = ["TraceError", "Batch", "Message", "Skipped", "Format", "is_map", "dec
 class TraceError(ValueError):
     """A transcript the adapters cannot use. The message starts with where (``FILE:LINE``, a message index or an
     archive member) and says what was expected."""
-
-
-@dataclass(frozen=True)
-class Batch:
-    """One assistant turn's tool calls.
-
-    ``step`` counts batches from 1; ``where`` is the location of the record that opened the batch; ``turn`` is
-    how many user messages came before it (a new user message is a new run in DeerFlow).
-    """
-
-    step: int
-    where: str
-    calls: list = field(hash=False)
-    turn: int = 0
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The one-run API: a transcript file that holds one conversation, streamed (:func:`iter_trace`) or read whole
-(:func:`load_trace`), and in-memory records (:func:`batches_from_messages`). Chapter 09 and ``loopkit.providers``
-use these; files that hold several runs are read with :func:`loopkit.adapters.runs.iter_runs`."""
+(:func:`load_trace`), and in-memory records (:func:`batches_from_messages`). The capstone chapter uses these; files
+that hold several runs are read with :func:`loopkit.adapters.runs.iter_runs`."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ from .base import Batch, TraceError
 from .runs import Run, check_format, iter_runs, records_run
 from .sources import DEFAULT_MAX_BYTES
 
-__all__ = ["TraceStream", "iter_trace", "Trace", "load_trace", "batches_from_messages", "from_openai_chat",
-           "from_openai_responses", "from_anthropic", "from_langchain"]
+__all__ = ["TraceStream", "iter_trace", "Trace", "load_trace", "batches_from_messages"]
 
 
 class TraceStream:
@@ -148,23 +147,3 @@ def batches_from_messages(messages: Iterable[Any], format: str = "auto", *, sour
     if isinstance(messages, (str, bytes, Mapping)):
         raise TypeError(f"messages must be a list of message objects, got {type(messages).__name__}")
     return [batch.calls for batch in records_run(list(messages), format, source=source)]
-
-
-def from_openai_chat(messages: Iterable[Any]) -> list:
-    """Batches from OpenAI Chat Completions messages: one per assistant message with ``tool_calls``."""
-    return batches_from_messages(messages, "openai-chat", source="openai-chat")
-
-
-def from_openai_responses(items: Iterable[Any]) -> list:
-    """Batches from OpenAI Responses items: consecutive ``function_call`` items form one batch."""
-    return batches_from_messages(items, "openai-responses", source="openai-responses")
-
-
-def from_anthropic(messages: Iterable[Any]) -> list:
-    """Batches from Anthropic Messages: the ``tool_use`` blocks of one assistant message form one batch."""
-    return batches_from_messages(messages, "anthropic", source="anthropic")
-
-
-def from_langchain(messages: Iterable[Any]) -> list:
-    """Batches from LangChain / LangGraph message dumps: ``type: "ai"`` messages with ``tool_calls``."""
-    return batches_from_messages(messages, "langchain", source="langchain")

@@ -13,42 +13,26 @@ describes itself. A run's ``meta`` holds a few scalars that identify it (``insta
 ``epoch``, a ``thread_id``...), so a caller can pick runs by ``KEY=VALUE``. JSON Lines are read one line at a time:
 a single-run stream and a one-run-per-line file both replay in steady memory.
 
-Where the messages are in a JSON document:
-
-- a JSON array of records, or an object holding the list under ``messages``, ``history``, ``output`` or ``input``
-  (an object with both ``input`` and ``output`` lists is read as input then output);
-- ``{"values": {"messages": [...]}}``: a LangGraph thread state (DeerFlow's threads, checkpoint dumps);
-- ``{"trajectory": [...]}``: a SWE-agent trajectory (read as ``swe-agent``);
-- ``{"trajectory_format": "mini-swe-agent-1", "messages": [...]}``: read as ``mini-swe-agent``;
-- ``{"lc": 1, "type": "constructor", ...}``: one LangChain ``dumpd`` message.
+Where a JSON document keeps its runs is :mod:`loopkit.adapters.documents`.
 
 No silent zero: a run whose records include none that the chosen (or detected) format reads as a message is an
 error that says what was found, which formats were tried and how to pick one. A run with messages but no tool
 calls is fine, and says so. A run with no records at all (``[]``) is an empty conversation.
 """
 
+
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from typing import Any
 
-from .base import Batch, TraceError, as_list, is_map
+from .base import Batch, TraceError, is_map
 from .batching import Batcher
+from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta
 from .formats import AUTO, FORMATS, get_format
 from .sources import DEFAULT_MAX_BYTES, Input, decode_document, jsonl_lines, jsonl_value, open_inputs, sniff
 
 __all__ = ["CONTAINER_KEYS", "META_KEYS", "Run", "iter_runs", "records_run", "check_format"]
-
-#: The keys under which a JSON object may hold its list of messages, in the order they are looked for.
-CONTAINER_KEYS = ("messages", "history", "output", "input")
-
-#: Scalars that identify a run, copied into :attr:`Run.meta` when a run's object holds them.
-META_KEYS = ("instance_id", "id", "epoch", "sample_id", "thread_id", "run_id", "checkpoint_id", "sessionId",
-             "session_id")
-
-_OTHER_SHAPES = ("a LangGraph thread state ('values'), an Inspect AI log ('samples'), a SWE-agent trajectory "
-                 "('trajectory') or a LangChain dumpd message ('lc')")
 
 
 def check_format(fmt: Any) -> str:
@@ -56,28 +40,6 @@ def check_format(fmt: Any) -> str:
     if fmt != "auto":
         get_format(fmt)  # raises ValueError naming the choices
     return fmt
-
-
-def _meta(obj: Mapping, *more: Mapping) -> dict:
-    """The identifying scalars of a run's object (and of nested ones, such as a thread state's ``metadata``)."""
-    found: dict = {}
-    for source in (obj, *more):
-        for key in META_KEYS:
-            value = source.get(key) if is_map(source) else None
-            if key not in found and isinstance(value, (str, int, float, bool)):
-                found[key] = value
-    return found
-
-
-@dataclass
-class _Plan:
-    """Where one run's records are: a description, the records with their locations, and what names the run."""
-
-    container: str
-    records: Iterable  # of (where, record)
-    meta: dict = field(default_factory=dict)
-    hint: str | None = None  # a format the document itself names (mini-swe-agent, swe-agent)
-
 
 class Run:
     """One run's batch stream. Iterate it (once) for :class:`Batch` objects; then (or during) ``format``,
@@ -87,7 +49,7 @@ class Run:
     ``label`` a short name (``""`` for the only run of a file) and ``meta`` its identifying scalars.
     """
 
-    def __init__(self, path: str, plan: _Plan, requested: str, *, index: int = 1, label: str = "") -> None:
+    def __init__(self, path: str, plan: Plan, requested: str, *, index: int = 1, label: str = "") -> None:
         self.path, self.index, self.label = path, index, label
         self.meta = plan.meta
         self.container = plan.container
@@ -166,86 +128,6 @@ class Run:
             parts.append(f"{n} record{'s' * (n != 1)} not {read_as} ({batcher.shapes()})")
         return "".join(f"; {part}" for part in parts)
 
-
-# -- where the records are -----------------------------------------------------------------------------------------
-
-
-def _indexed(records: list, prefix: str, noun: str = "message index") -> Iterator[tuple[str, Any]]:
-    for index, record in enumerate(records):
-        yield f"{prefix}: {noun} {index}", record
-
-
-def _container_list(document: Mapping, where: str) -> tuple[str, list]:
-    """The message list of an object under one of :data:`CONTAINER_KEYS`, and a description."""
-    both = not any(k in document for k in CONTAINER_KEYS[:2]) and "output" in document and "input" in document
-    earlier = document.get("input")
-    if both and (isinstance(earlier, list) or (isinstance(earlier, str) and earlier.lstrip().startswith("["))):
-        # a Responses request and its response saved together: the input items come first
-        items = as_list(earlier, where, "'input'")
-        later = document["output"]
-        if not isinstance(later, (list, str)):
-            raise TraceError(f"{where}: 'output' must be a list of messages, got {type(later).__name__}")
-        return "a JSON object under 'input' then 'output'", items + as_list(later, where, "'output'")
-    for key in CONTAINER_KEYS:
-        if key in document:
-            value = document[key]
-            if isinstance(value, (list, str)):
-                return f"a JSON object under {key!r}", as_list(value, where, f"{key!r}")
-            raise TraceError(f"{where}: {key!r} must be a list of messages, got {type(value).__name__}")
-    keys = ", ".join(repr(k) for k in list(document)[:8]) or "none"
-    raise TraceError(f"{where}: a JSON object without a message list; expected one of the keys "
-                     f"{', '.join(CONTAINER_KEYS)} (found {keys}), or {_OTHER_SHAPES}")
-
-
-def _thread_state(state: Any) -> bool:
-    return is_map(state) and is_map(state.get("values")) and "messages" in state["values"]
-
-
-def _object_plans(document: Mapping, where: str) -> list[_Plan]:
-    """The runs inside one JSON object."""
-    if document.get("lc") == 1 and "kwargs" in document:
-        return [_Plan("a LangChain dumpd message", [(f"{where}: message index 0", document)])]
-    if _thread_state(document):
-        messages = as_list(document["values"]["messages"], where, "'values.messages'")
-        meta = _meta(document, document.get("metadata") or {}, document.get("checkpoint") or {})
-        return [_Plan("a LangGraph thread state under 'values'", _indexed(messages, where), meta)]
-    if "samples" in document and isinstance(document["samples"], list):  # an Inspect AI log
-        if not document["samples"]:
-            raise TraceError(f"{where}: an Inspect AI log with no samples (a header-only log?); expected samples[]")
-        plans = []
-        for k, sample in enumerate(document["samples"]):
-            if not is_map(sample) or not isinstance(sample.get("messages"), list):
-                raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
-            plans.append(_Plan(f"samples[{k}] of an Inspect AI log", _indexed(sample["messages"], f"{where}: "
-                                                                              f"samples[{k}]"), _meta(sample)))
-        return plans
-    if isinstance(document.get("trajectory"), list):
-        return [_Plan("a SWE-agent trajectory under 'trajectory'",
-                      _indexed(document["trajectory"], where, "step index"), _meta(document), hint="swe-agent")]
-    marker = document.get("trajectory_format")
-    hint = "mini-swe-agent" if isinstance(marker, str) and marker.startswith("mini-swe-agent") else None
-    container, messages = _container_list(document, where)
-    return [_Plan(container, _indexed(messages, where), _meta(document), hint)]
-
-
-def _document_plans(document: Any, where: str) -> list[_Plan]:
-    """The runs inside a parsed JSON document."""
-    if isinstance(document, list):
-        if document and _thread_state(document[0]):  # a thread's history: one state per checkpoint
-            plans = []
-            for k, state in enumerate(document):
-                if not _thread_state(state):
-                    raise TraceError(f"{where}: item {k} is not a thread state like item 0; expected "
-                                     f"{{'values': {{'messages': [...]}}}}")
-                plans.extend(_object_plans(state, f"{where}: item {k}"))
-            return plans
-        return [_Plan("a JSON array", _indexed(document, where))]
-    if is_map(document):
-        return _object_plans(document, where)
-    raise TraceError(f"{where}: expected a JSON array of messages or an object holding one, "
-                     f"got {type(document).__name__}")
-
-
 def _run_line(value: Any) -> str | None:
     """The key of the history of a whole run stored on one line (OpenHands evaluation output), or None."""
     if is_map(value) and "role" not in value and "type" not in value and any(k in value for k in META_KEYS):
@@ -276,7 +158,9 @@ def _message_lines(path: str, numbered: Iterator[tuple[int, bytes]]) -> Iterator
 
 
 def _label(meta: dict, index: int) -> str:
-    shown = [f"{key}={meta[key]}" for key in ("instance_id", "id", "epoch", "thread_id", "checkpoint_id") if key in meta]
+    """A run's short name: the identifying values it has (``instance_id=django-11099``), else its position."""
+    names = ("instance_id", "id", "epoch", "thread_id", "checkpoint_id")
+    shown = [f"{key}={meta[key]}" for key in names if key in meta]
     return " ".join(shown) or f"run {index}"
 
 
@@ -286,7 +170,7 @@ def _input_runs(source: Input, requested: str, first_index: int) -> Iterator[Run
     jsonl, head = sniff(source, lines)
     if not jsonl:
         document = decode_document(b"".join(head) + source.handle.read(), source.name)
-        plans = _document_plans(document, source.name)
+        plans = document_plans(document, source.name)
         several = len(plans) > 1 or source.member
         for k, plan in enumerate(plans):
             label = _label(plan.meta, first_index + k) if several else ""
@@ -300,7 +184,7 @@ def _input_runs(source: Input, requested: str, first_index: int) -> Iterator[Run
     key = _run_line(value)
     if key is None:  # one run, one message per line, streamed
         records = _message_lines(source.name, _chain_first(first, numbered))
-        yield Run(source.name, _Plan("JSON Lines", records), requested, index=first_index)
+        yield Run(source.name, Plan("JSON Lines", records), requested, index=first_index)
         return
     index = first_index
     for lineno, raw in _chain_first(first, numbered):  # one run per line, one line in memory at a time
@@ -308,9 +192,9 @@ def _input_runs(source: Input, requested: str, first_index: int) -> Iterator[Run
         if _run_line(value) != key:
             raise TraceError(f"{source.name}:{lineno}: expected one run per line like line {first[0]} (an object "
                              f"with an id and a {key!r} list), got {type(value).__name__}")
-        plan = _Plan(f"line {lineno} of JSON Lines runs", _indexed(value[key], f"{source.name}:{lineno}",
+        plan = Plan(f"line {lineno} of JSON Lines runs", indexed(value[key], f"{source.name}:{lineno}",
                                                                    "event index" if key == "history" else
-                                                                   "message index"), _meta(value))
+                                                                   "message index"), run_meta(value))
         yield Run(source.name, plan, requested, index=index, label=_label(plan.meta, index))
         index += 1
 
@@ -364,4 +248,4 @@ class _Runs:
 
 def records_run(records: list, format: str = "auto", *, source: str = "messages") -> Run:
     """A run over records already in memory, located as ``"<source>: message index N"``."""
-    return Run(source, _Plan("a list", _indexed(records, source)), check_format(format))
+    return Run(source, Plan("a list", indexed(records, source)), check_format(format))

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from ..checks import require_int
 from .base import TraceError
 
 __all__ = ["DEFAULT_MAX_BYTES", "Input", "open_inputs", "sniff", "parse_json", "jsonl_value", "decode_document"]
@@ -149,8 +150,7 @@ def open_inputs(source: Any, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Inp
 
     A path is opened (and closed) here; a stream the caller passed is theirs to close.
     """
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1:
-        raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
+    require_int("max_bytes", max_bytes)
     if source == "-":
         source = sys.stdin.buffer
     if hasattr(source, "read"):

@@ -1,7 +1,7 @@
 """Chapter 04 exercises: FIFO against LRU eviction, and cachetools' FIFOCache."""
 
 from loopkit.bounded import LRUDict
-from loopkit.policies import run_script
+from loopkit.eviction_race import run_script
 
 from . import Question, equals, function_cases
 

@@ -37,7 +37,7 @@ def save_timeline(steps: Sequence, config: DetectorConfig, path: str) -> None:
     matplotlib.use("Agg")  # a command line has no display
     import matplotlib.pyplot as plt
 
-    from ..trace import table
+    from ..replay_table import table
     from .timelines import timeline
 
     hash_ax, _ = timeline(table(steps, config), config)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from ..checks import require_instance, require_int
 from ..detector import DetectorConfig
-from ..trace import TOOL_PREFIX, config_of, tool_columns
+from ..replay_table import TOOL_PREFIX, config_of, tool_columns
 
 __all__ = ["timeline"]
 
@@ -25,7 +26,7 @@ def _limit_lines(ax, warn: int, hard: int, prefix: str = "", style: str = "--") 
 
 
 def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: str | None = None):
-    """Draw a :func:`loopkit.trace.replay` table as two panels and return their Axes ``(hash_ax, freq_ax)``.
+    """Draw a :func:`loopkit.replay_table.replay` table as two panels and return their Axes ``(hash_ax, freq_ax)``.
 
     The top panel is the hash layer: the batch fingerprint's count in its window against ``warn_threshold`` and
     ``hard_limit``. The bottom panel is the frequency layer: the windowed call counts of the ``top`` most-called
@@ -38,13 +39,10 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
 
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
-        raise ValueError(f"df must be a table from loopkit.trace.replay(); it lacks the column(s) {sorted(missing)}")
-    if config is None:
+        raise ValueError(f"df must be a table from loopkit.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
+    if require_instance("config", config, DetectorConfig, or_none=True) is None:
         config = config_of(df)
-    elif not isinstance(config, DetectorConfig):
-        raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
-    if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-        raise ValueError(f"top must be an int >= 1, got {top!r}")
+    require_int("top", top)
 
     fig, (hash_ax, freq_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5.5), layout="constrained")
     steps = df["step"].tolist()

@@ -13,7 +13,7 @@ from .._lazy import lazy_exports
 #: public name -> submodule that defines it
 _EXPORTS = {
     "repeat_stepper": "repeats",  # chapter 00
-    "normalize_explorer": "shapes",  # chapter 01
+    "normalize_explorer": "normalization",  # chapter 01
     "bucket_explorer": "buckets",  # chapter 02
     "batch_builder": "batch",  # chapter 03
     "eviction_race": "eviction",  # chapter 04

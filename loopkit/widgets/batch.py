@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 import itertools
 import random
+from dataclasses import dataclass
+from typing import Literal
 
 import ipywidgets as W
 
@@ -19,7 +21,8 @@ from ..fingerprint import call_entry, fingerprint
 from ..normalize import normalize_args
 from ._base import View, table_html
 
-__all__ = ["DEFAULT_BATCH", "batch_builder", "duplicate_last", "parse_batch", "render_batch", "shuffle_calls"]
+__all__ = ["DEFAULT_BATCH", "BatchReading", "batch_builder", "duplicate_last", "parse_batch", "read_batch", "render_batch",
+           "shuffle_calls"]
 
 #: A three-call turn: a read, a test run, a search, each with an incidental field the key ignores.
 DEFAULT_BATCH = "\n".join(
@@ -76,30 +79,53 @@ def duplicate_last(text: str) -> str:
     return "\n".join(lines + lines[-1:])
 
 
-def render_batch(batch: str, pinned: str = "") -> str:
-    """The panel's HTML: one row per call with the entry it contributes, the sorted entries, and the fingerprint."""
+@dataclass(frozen=True)
+class BatchReading:
+    """What the builder shows for a batch: a row per call, the sorted entries that are hashed, the fingerprint, and
+    how it compares with the pinned one (``"none"`` pinned, ``"same"`` or ``"differs"``)."""
+
+    rows: list[dict]
+    hashed: list[str]
+    fingerprint: str
+    pinned: Literal["none", "same", "differs"]
+
+
+def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
+    """The builder's reading of ``batch`` (``None`` for an empty one): each call's entry, the sorted entries, the
+    fingerprint, and whether it equals ``pinned``.
+
+    >>> reading = read_batch('bash {"command": "ls", "description": "list"}\\nbash [1]')
+    >>> [row["entry"] for row in reading.rows], reading.rows[1]["note"], reading.pinned
+    (['bash:{"command": "ls"}', 'bash:[1]'], 'keyed by its raw text (not a JSON object)', 'none')
+    """
     calls = parse_batch(batch)
     if not calls:
-        return "<i>The batch is empty: write one call per line, e.g. <code>bash {\"command\": \"ls\"}</code>.</i>"
+        return None
     rows = []
     for number, call in enumerate(calls, start=1):
         _, fallback = normalize_args(call["args"])
         note = "keyed by its raw text (not a JSON object)" if fallback is not None else ""
         rows.append({"#": number, "call": f"{call['name']} {call['args'] or ''}".strip(), "entry": call_entry(call),
                      "note": note})
-    entries = sorted(row["entry"] for row in rows)
     digest = fingerprint(calls)
     pinned = pinned.strip()
-    if not pinned:
-        verdict = "Nothing pinned: press <b>Pin</b> to keep this fingerprint for comparison."
-    elif pinned == digest:
-        verdict = f"<b>same</b> as the pinned fingerprint <code>{html.escape(pinned)}</code>"
-    else:
-        verdict = f"<b>differs</b> from the pinned fingerprint <code>{html.escape(pinned)}</code>"
-    hashed = "<br>".join(f"<code>{html.escape(entry)}</code>" for entry in entries)
+    verdict = "none" if not pinned else "same" if pinned == digest else "differs"
+    return BatchReading(rows, sorted(row["entry"] for row in rows), digest, verdict)
+
+
+def render_batch(batch: str, pinned: str = "") -> str:
+    """The panel's HTML for :func:`read_batch`: the fingerprint and its verdict, the rows, the sorted entries."""
+    reading = read_batch(batch, pinned)
+    if reading is None:
+        return "<i>The batch is empty: write one call per line, e.g. <code>bash {\"command\": \"ls\"}</code>.</i>"
+    shown = f"<code>{html.escape(pinned.strip())}</code>"
+    verdict = {"none": "Nothing pinned: press <b>Pin</b> to keep this fingerprint for comparison.",
+               "same": f"<b>same</b> as the pinned fingerprint {shown}",
+               "differs": f"<b>differs</b> from the pinned fingerprint {shown}"}[reading.pinned]
+    hashed = "<br>".join(f"<code>{html.escape(entry)}</code>" for entry in reading.hashed)
     return (
-        f"<p>{len(calls)} call(s). Fingerprint: <code><b>{digest}</b></code>, {verdict}.</p>"
-        + table_html(rows, ["#", "call", "entry", "note"])
+        f"<p>{len(reading.rows)} call(s). Fingerprint: <code><b>{reading.fingerprint}</b></code>, {verdict}.</p>"
+        + table_html(reading.rows, ["#", "call", "entry", "note"])
         + f"<p>Sorted entries (what is hashed):<br>{hashed}</p>"
     )
 

@@ -73,6 +73,19 @@ def number_line_svg(
     return "".join(parts)
 
 
+def bucket_meaning(lo: int, hi: int) -> str:
+    """What a key whose ends fall in buckets ``lo`` and ``hi`` means for the detector, in one sentence.
+
+    >>> bucket_meaning(1, 1).startswith("Both ends fall in bucket 1")
+    True
+    """
+    if lo == hi:
+        return (f"Both ends fall in bucket {lo}, so every read of this file that starts and ends in bucket {lo} "
+                "gets the same key: the detector counts them as the same action.")
+    return (f"The range starts in bucket {lo} and ends in bucket {hi}, so the key differs from any read that "
+            "stays inside one bucket.")
+
+
 def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET_SIZE) -> str:
     """The panel of :func:`bucket_explorer`: the key of ``read_file(path, *lines)``, a sentence, and the picture.
 
@@ -81,16 +94,7 @@ def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET
     """
     start, end = lines
     key, lo, hi = bucket_span(path, start, end, bucket_size=bucket_size)
-    if lo == hi:
-        meaning = (
-            f"Both ends fall in bucket {lo}, so every read of this file that starts and ends in bucket {lo} "
-            "gets the same key: the detector counts them as the same action."
-        )
-    else:
-        meaning = (
-            f"The range starts in bucket {lo} and ends in bucket {hi}, so the key differs from any read that "
-            "stays inside one bucket."
-        )
+    meaning = bucket_meaning(lo, hi)
     return (
         f"<div><p>read_file key: <code>{html.escape(key)}</code> (lines {start}\u2013{end})</p>"
         f"<p>{html.escape(meaning)}</p>"

@@ -10,7 +10,7 @@ import html
 from ..boundaries import DEPLOYMENTS, USER_CHOICES, recommend_deployment
 from ._base import View, table_html
 
-__all__ = ["QUESTIONS", "render_advice", "deployment_advisor"]
+__all__ = ["QUESTIONS", "deployment_rows", "render_advice", "deployment_advisor"]
 
 #: control name -> the question the learner sees
 QUESTIONS = {
@@ -22,27 +22,29 @@ QUESTIONS = {
 }
 
 
+def deployment_rows(choice: str) -> list[dict]:
+    """The table row of deployment ``choice`` (a key of :data:`~loopkit.boundaries.DEPLOYMENTS`), one line a facet.
+
+    >>> [row[""] for row in deployment_rows("local")]
+    ['who is trusted', 'where state persists', 'what you must configure']
+    """
+    row = DEPLOYMENTS[choice]
+    return [
+        {"": "who is trusted", row.option: row.trusted},
+        {"": "where state persists", row.option: row.state},
+        {"": "what you must configure", row.option: row.configure},
+    ]
+
+
 def render_advice(
     users: str, reachable: bool, real_credentials: bool, untrusted_content: bool, persistent_state: bool
 ) -> str:
-    """The panel of :func:`deployment_advisor`: the recommendation, the answers behind it, and its table row.
-
-    >>> "isolated deployment" in render_advice("only me", False, False, True, False)
-    True
-    """
+    """The panel of :func:`deployment_advisor`: the recommendation, the answers behind it, and its table row."""
     advice = recommend_deployment(users, reachable, real_credentials, untrusted_content, persistent_state)
-    row = DEPLOYMENTS[advice.choice]
     reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in advice.reasons)
     return (
-        f'<p data-choice="{advice.choice}">Recommended: <b>{html.escape(row.option)}</b></p>'
-        f"<ul>{reasons}</ul>"
-        + table_html(
-            [
-                {"": "who is trusted", row.option: row.trusted},
-                {"": "where state persists", row.option: row.state},
-                {"": "what you must configure", row.option: row.configure},
-            ]
-        )
+        f'<p data-choice="{advice.choice}">Recommended: <b>{html.escape(DEPLOYMENTS[advice.choice].option)}</b></p>'
+        f"<ul>{reasons}</ul>" + table_html(deployment_rows(advice.choice))
     )
 
 

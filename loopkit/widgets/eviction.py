@@ -1,7 +1,7 @@
 """The eviction race (chapter 04): script operations and watch FIFO, LRU and cachetools' FIFO keep different keys.
 
 Controls: ``script`` (a Textarea with one operation per line or ``;``-separated: ``set KEY VALUE``, ``get KEY``,
-``del KEY``; see :mod:`loopkit.policies`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
+``del KEY``; see :mod:`loopkit.eviction_race`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
 left (next to evict first) and the keys evicted, then each policy's keys after every operation. A malformed
 operation shows a message naming its line and what was expected.
 """
@@ -10,35 +10,42 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from ..policies import parse_script, run_script, step_rows
+from ..eviction_race import parse_script, run_script, step_rows
 from ._base import View, table_html
 
-__all__ = ["DEFAULT_SCRIPT", "eviction_race", "render_eviction_race"]
+__all__ = ["DEFAULT_SCRIPT", "eviction_race", "race_summary", "render_eviction_race"]
 
 #: The seed's sequence, then a read: enough to make all three policies disagree with room for two keys.
 DEFAULT_SCRIPT = "set a 1\nset b 2\nset a 3\nset c 4\nget a\nset d 5"
 
 
+def race_summary(script: str, maxsize: int) -> list[dict]:
+    """One row per policy after the whole ``script``: the keys left (next to evict first) and those evicted, in order.
+
+    >>> [row["evicted, in order"] for row in race_summary("set a 1; set b 2; set c 3", 2)]
+    ['a', 'a', 'a']
+    """
+    return [
+        {
+            "policy": name,
+            "keys left (next to evict first)": " ".join(run.keys) or "-",
+            "evicted, in order": " ".join(run.evicted_keys) or "none",
+        }
+        for name, run in run_script(script, maxsize).items()
+    ]
+
+
 def render_eviction_race(script: str, maxsize: int) -> str:
-    """The panel's HTML: a summary row per policy, then the state of every policy after each operation.
+    """The panel's HTML: :func:`race_summary`, then the state of every policy after each operation.
 
     A malformed script raises ValueError (the view shows its message); an empty one says so.
     """
     ops = parse_script(script)
     if not ops:
         return "<i>No operations yet: write one per line, e.g. <code>set a 1</code>, <code>get a</code>.</i>"
-    runs = run_script(ops, maxsize)
-    summary = [
-        {
-            "policy": name,
-            "keys left (next to evict first)": " ".join(run.keys) or "-",
-            "evicted, in order": " ".join(run.evicted_keys) or "none",
-        }
-        for name, run in runs.items()
-    ]
     return (
         f"<p>{len(ops)} operation(s), room for {maxsize} key(s).</p>"
-        + table_html(summary)
+        + table_html(race_summary(script, maxsize))
         + "<p><b>After each operation</b></p>"
         + table_html(step_rows(ops, maxsize))
     )

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import html
 
+from ..checks import require_int
 from ..detector import DetectorConfig
 from ..middleware import PinnedMiddleware
-from ..lifecycle import PLACEMENTS, AgentLoop, check_pairing, format_messages
+from ..agent_loop import PLACEMENTS, AgentLoop
+from ..conversation import check_pairing, format_messages
 from ..patterns import PATTERNS, get
 from ._base import View, table_html
 
-__all__ = ["lifecycle_state", "render_lifecycle", "lifecycle_stepper"]
+__all__ = ["lifecycle_state", "lifecycle_facts", "message_lines", "render_lifecycle", "lifecycle_stepper"]
 
 #: How many message lines the panel shows (the most recent ones).
 SHOWN_LINES = 18
@@ -27,8 +29,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     >>> lifecycle_state("exact_repeat", "before_results", 3)["pairing"]
     'message 6 (human) comes before the result of call_3, requested by message 5'
     """
-    if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-        raise ValueError(f"step must be an int >= 0, got {step!r}")
+    require_int("step", step, at_least=0)
     p = get(pattern)
     loop = AgentLoop(PinnedMiddleware(config), placement=placement)
     run = loop.start(p.batches, run_id="run-1", task=f"Task for the {p.name} script.")
@@ -50,22 +51,35 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     }
 
 
-def render_lifecycle(pattern: str, placement: str, step: int) -> str:
-    """The panel: what happened at this model call, the pending queue, the pairing check, and the messages."""
-    s = lifecycle_state(pattern, placement, step)
-    facts = [{
-        "model call": f"{s['step']} of {s['steps']}",
-        "detector": s["action"] or "-",
-        "what happened": s["outcome"],
-        "warnings delivered": s["delivered"],
-        "warnings queued": s["pending"],
-        "pairing": "ok" if s["pairing"] is None else "BROKEN",
+def lifecycle_facts(state: dict) -> list[dict]:
+    """The panel's one row for a :func:`lifecycle_state`: the model call, the decision, the warnings, the pairing.
+
+    >>> lifecycle_facts(lifecycle_state("exact_repeat", "after_results", 3))[0]["warnings queued"]
+    1
+    """
+    return [{
+        "model call": f"{state['step']} of {state['steps']}",
+        "detector": state["action"] or "-",
+        "what happened": state["outcome"],
+        "warnings delivered": state["delivered"],
+        "warnings queued": state["pending"],
+        "pairing": "ok" if state["pairing"] is None else "BROKEN",
     }]
-    lines = format_messages(s["messages"], width=100).splitlines()
-    if len(lines) > SHOWN_LINES:
-        lines = [f"... {len(lines) - SHOWN_LINES} earlier line(s)"] + lines[-SHOWN_LINES:]
+
+
+def message_lines(state: dict, shown: int = SHOWN_LINES) -> list[str]:
+    """The last ``shown`` lines of the conversation of a :func:`lifecycle_state`, with a line counting the rest."""
+    lines = format_messages(state["messages"], width=100).splitlines()
+    if len(lines) > shown:
+        lines = [f"... {len(lines) - shown} earlier line(s)"] + lines[-shown:]
+    return lines
+
+
+def render_lifecycle(pattern: str, placement: str, step: int) -> str:
+    """The panel: :func:`lifecycle_facts`, the broken pairing if any, and :func:`message_lines`."""
+    s = lifecycle_state(pattern, placement, step)
     problem = "" if s["pairing"] is None else f"<p style='color:#b00'>Pairing broken: {html.escape(s['pairing'])}</p>"
-    return table_html(facts) + problem + f"<pre>{html.escape(chr(10).join(lines))}</pre>"
+    return table_html(lifecycle_facts(s)) + problem + f"<pre>{html.escape(chr(10).join(message_lines(s)))}</pre>"
 
 
 def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_results") -> View:

@@ -8,25 +8,32 @@ from ..detector import DetectorConfig
 from ..patterns import PATTERNS, get
 from ._base import View, figure_html, table_html
 
-__all__ = ["playground_summary", "render_playground", "detector_playground"]
+__all__ = ["DECISIONS_SHOWN", "playground_summary", "render_playground", "detector_playground"]
+
+#: How many warn or stop decisions the panel lists.
+DECISIONS_SHOWN = 6
 
 
 def playground_summary(pattern: str, config: DetectorConfig) -> dict:
-    """Replay ``pattern`` under ``config``: the first warn and stop steps, the verdict, and the human label.
+    """Replay ``pattern`` under ``config``: the first warn and stop steps, the verdict, the human label, and the
+    first :data:`DECISIONS_SHOWN` decisions that were not ``ok`` (``decisions``, one row each).
 
     >>> s = playground_summary("polling", DetectorConfig(warn_threshold=4, hard_limit=8))
     >>> s["first_warn"], s["first_stop"], s["detector"], s["label"], s["agrees"]
     (4, 8, 'stop', 'progress', False)
     """
-    from .. import trace
+    from .. import replay_table
 
     p = get(pattern)
-    df = trace.replay(p.batches, config)
-    first_warn, first_stop = trace.first_steps(df)
-    said = trace.verdict(df)
+    df = replay_table.replay(p.batches, config)
+    first_warn, first_stop = replay_table.first_steps(df)
+    said = replay_table.verdict(df)
+    decided = df[df["action"] != "ok"].head(DECISIONS_SHOWN)
+    decisions = [{"step": r.step, "action": r.action, "layer": r.layer, "tool": r.tool or "", "count": r.count}
+                 for r in decided.itertuples()]
     return {"pattern": p.name, "description": p.description, "label": p.label, "batches": len(df),
             "first_warn": first_warn, "first_stop": first_stop, "detector": said,
-            "agrees": (said != "ok") == (p.label == "loop"), "table": df}
+            "agrees": (said != "ok") == (p.label == "loop"), "decisions": decisions, "table": df}
 
 
 def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window_size: int, tool_freq_warn: int,
@@ -45,12 +52,8 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
         f"{'The detector agrees.' if s['agrees'] else 'The detector disagrees.'} "
         f"(frequency window: {config.freq_window} calls)</p>"
     )
-    df = s["table"]
-    decided = df[df["action"] != "ok"].head(6)
-    rows = [{"step": r.step, "action": r.action, "layer": r.layer, "tool": r.tool or "", "count": r.count}
-            for r in decided.itertuples()]
-    hash_ax, _ = timeline(df, config, title=f"{s['pattern']} under these thresholds")
-    return verdict + table_html(rows, ["step", "action", "layer", "tool", "count"]) + figure_html(
+    hash_ax, _ = timeline(s["table"], config, title=f"{s['pattern']} under these thresholds")
+    return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + figure_html(
         hash_ax.figure, alt=f"timeline of {s['pattern']}")
 
 

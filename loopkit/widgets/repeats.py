@@ -10,10 +10,11 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..checks import require_int
 from ..fingerprint import fingerprint
 from ._base import View, table_html
 
-__all__ = ["STUCK_TURNS", "repeat_steps", "render_repeats", "repeat_stepper"]
+__all__ = ["turns_so_far", "STUCK_TURNS", "repeat_steps", "render_repeats", "repeat_stepper"]
 
 #: Chapter 00's stuck agent: it reads app.py and runs pytest, four times over, one call per turn.
 STUCK_TURNS = (
@@ -53,24 +54,33 @@ def repeat_steps(turns: Sequence) -> list[dict]:
     return rows
 
 
+def turns_so_far(turn: int, turns: Sequence = STUCK_TURNS) -> list[dict]:
+    """The table the panel shows at turn ``turn`` (1-based): one row per turn up to it, saying what it repeats.
+
+    >>> [row["repeats earlier work?"] for row in turns_so_far(3)]
+    ['no', 'no', 'yes, turn 1']
+    """
+    rows = repeat_steps(turns)
+    require_int("turn", turn, at_most=max(len(rows), 1))
+    return [
+        {"turn": row["turn"], "tools": row["tools"], "fingerprint": row["fingerprint"], "seen": f"{row['seen']}x",
+         "repeats earlier work?": "no" if row["repeats"] is None else f"yes, turn {row['repeats']}"}
+        for row in rows[:turn]
+    ]
+
+
 def render_repeats(turn: int, turns: Sequence = STUCK_TURNS) -> str:
-    """The panel's HTML for turn ``turn`` (1-based): the verdict, the running count, and the turns so far."""
+    """The panel's HTML for turn ``turn`` (1-based): the verdict, the running count, and :func:`turns_so_far`."""
     rows = repeat_steps(turns)
     if not rows:
         return "<i>No turns to step through.</i>"
-    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= len(rows):
-        raise ValueError(f"turn must be an int from 1 to {len(rows)}, got {turn!r}")
+    shown = turns_so_far(turn, turns)
     current = rows[turn - 1]
     redone = sum(row["repeats"] is not None for row in rows[:turn])
     if current["repeats"] is None:
         verdict = "<b>new work</b>: this fingerprint was not seen before"
     else:
         verdict = f"<b>repeats turn {current['repeats']}</b> (fingerprint seen {current['seen']}x)"
-    shown = [
-        {"turn": row["turn"], "tools": row["tools"], "fingerprint": row["fingerprint"], "seen": f"{row['seen']}x",
-         "repeats earlier work?": "no" if row["repeats"] is None else f"yes, turn {row['repeats']}"}
-        for row in rows[:turn]
-    ]
     return (
         f"<p>Turn {turn} of {len(rows)} ({html.escape(current['tools'])}): {verdict}.<br>"
         f"So far {redone} of {turn} turns redo earlier work.</p>" + table_html(shown)

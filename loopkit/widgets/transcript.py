@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import pathlib
+from dataclasses import dataclass, field
 
 import ipywidgets as W
 
@@ -17,7 +18,7 @@ from ..peers import PEERS
 from ..replay import call_names, report_paths, short_where, summary_line
 from ._base import View, table_html
 
-__all__ = ["transcript_files", "render_transcript", "transcript_replay"]
+__all__ = ["TranscriptReading", "transcript_files", "read_transcript", "render_transcript", "transcript_replay"]
 
 
 def transcript_files(folder: str | pathlib.Path) -> list[str]:
@@ -28,35 +29,55 @@ def transcript_files(folder: str | pathlib.Path) -> list[str]:
     return [str(p) for p in sorted(root.iterdir()) if p.suffix in (".json", ".jsonl")]
 
 
-def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
-    """The panel: the command's summary line, the batches that warned or stopped, and the peer models' verdicts.
+@dataclass(frozen=True)
+class TranscriptReading:
+    """What the panel shows for one transcript: the command's ``summary`` line (or its ``error``), the batches that
+    warned or stopped (``decisions``), and each peer model's first warn and stop step (``peers``)."""
+
+    summary: str = ""
+    error: str | None = None
+    decisions: list[dict] = field(default_factory=list)
+    peers: list[dict] = field(default_factory=list)
+
+
+def read_transcript(path: str, warn: int, hard: int, window: int) -> TranscriptReading:
+    """Replay ``path`` as the command line does, and run the peer models on the whole trace.
 
     Bad thresholds raise ``ValueError`` (the view shows its message).
     """
     config = DetectorConfig(warn_threshold=warn, hard_limit=hard, window_size=window)
-    rows = []
+    decisions = []
 
     def keep(step) -> None:
         if step.decision.action != "ok":
             d = step.decision
-            rows.append({"step": step.step, "at": short_where(step.where, path), "action": d.action,
-                         "layer": d.layer, "count": d.count, "calls": call_names(step.calls)})
+            decisions.append({"step": step.step, "at": short_where(step.where, path), "action": d.action,
+                              "layer": d.layer, "count": d.count, "calls": call_names(step.calls)})
 
     report = next(report_paths([path], config, on_step=keep))
     if report.error:
-        return f"<pre style='color:#b00'>{html.escape(report.error)}</pre>"
-    parts = [f"<p>{html.escape(summary_line(report))}</p>"]
+        return TranscriptReading(error=report.error)
     if not report.calls:
-        return "".join(parts)
+        return TranscriptReading(summary_line(report))
     batches = load_trace(path).batches  # the peers judge the whole trace, past DeerFlow's stop
-    parts.append("<b>Batches that warned or stopped</b>" + table_html(rows))
     peers = []
     for model in PEERS:
         result = model.run(batches)
         peers.append({"peer model": model.name, "warn step": result.warn_step or "-",
                       "stop step": result.stop_step or "-"})
-    parts.append("<b>The peer models on the same trace</b> (simplified models, not the real implementations)")
-    parts.append(table_html(peers))
+    return TranscriptReading(summary_line(report), None, decisions, peers)
+
+
+def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
+    """The panel of :func:`read_transcript`: the summary line, the decisions, and the peer models' verdicts."""
+    reading = read_transcript(path, warn, hard, window)
+    if reading.error:
+        return f"<pre style='color:#b00'>{html.escape(reading.error)}</pre>"
+    parts = [f"<p>{html.escape(reading.summary)}</p>"]
+    if reading.peers:
+        parts.append("<b>Batches that warned or stopped</b>" + table_html(reading.decisions))
+        parts.append("<b>The peer models on the same trace</b> (simplified models, not the real implementations)")
+        parts.append(table_html(reading.peers))
     return "".join(parts)
 
 

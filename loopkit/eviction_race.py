@@ -21,9 +21,9 @@ import copy
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .bounded import BoundedDict, LRUDict
+from .checks import require_int
 
 __all__ = ["POLICIES", "Op", "PolicyRun", "Step", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
 
@@ -186,12 +186,6 @@ class PolicyRun:
         return tuple(key for key, _ in self.evicted)
 
 
-def _check_maxsize(maxsize: Any) -> int:
-    if isinstance(maxsize, bool) or not isinstance(maxsize, int) or maxsize < 1:
-        raise ValueError(f"maxsize must be an int of at least 1, got {maxsize!r}")
-    return maxsize
-
-
 def run_script(script: str | Sequence[Op], maxsize: int, policies: Sequence[str] | None = None) -> dict:
     """Play ``script`` against each policy (default: all of :data:`POLICIES`) with room for ``maxsize`` keys.
 
@@ -203,7 +197,7 @@ def run_script(script: str | Sequence[Op], maxsize: int, policies: Sequence[str]
      'cachetools.FIFOCache': (('a', 'c'), ('b',))}
     """
     ops = parse_script(script) if isinstance(script, str) else list(script)
-    _check_maxsize(maxsize)
+    require_int("maxsize", maxsize)
     names = list(POLICIES) if policies is None else list(policies)
     unknown = [name for name in names if name not in POLICIES]
     if unknown:

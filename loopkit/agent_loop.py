@@ -25,13 +25,14 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .batches import check_batches
+from .checks import require_int
 from .detector import Decision
 from .middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from .normalize import display_json, normalize_args
-from .patterns import as_batches
+from .patterns import Pattern
 
-__all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "append_text", "check_pairing", "format_messages",
-           "default_tool", "WARNING_NAME"]
+__all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "append_text", "default_tool", "WARNING_NAME"]
 
 #: Where a warning goes: ``"after_results"`` (queued, appended at the next model call, as upstream does) or
 #: ``"before_results"`` (inserted right after the assistant message, before its tool results: breaks pairing).
@@ -42,8 +43,6 @@ WARNING_NAME = "loop_warning"
 
 #: What the scripted model says when its script is exhausted.
 FINAL_ANSWER = "Here is my answer, based on what the tools returned."
-
-_ROLES = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:
@@ -67,20 +66,6 @@ def append_text(content: Any, text: str) -> Any:
     if isinstance(content, list):
         return [*content, {"type": "text", "text": f"\n\n{text}"}]
     return f"{content}\n\n{text}"
-
-
-def _checked_script(script: Any) -> list:
-    """The script as a list of batches, every call a mapping with a string ``name``; errors name turn and call."""
-    batches = as_batches(script)
-    for turn, batch in enumerate(batches, 1):
-        for index, call in enumerate(batch):
-            if not isinstance(call, Mapping):
-                raise TypeError(f"script turn {turn}, call {index} must be a mapping with 'name' and 'args', "
-                                f"got {type(call).__name__}")
-            if not isinstance(call.get("name", ""), str):
-                raise TypeError(f"script turn {turn}, call {index} needs a string 'name', "
-                                f"got {type(call.get('name')).__name__}")
-    return batches
 
 
 @dataclass(frozen=True)
@@ -165,7 +150,8 @@ class AgentLoop:
         """Begin a run (``before_agent``): the user's ``task`` joins the thread, and ``script`` plays the model."""
         if not isinstance(task, str):
             raise TypeError(f"task must be a string, got {type(task).__name__}")
-        batches = _checked_script(script)  # before anything changes: a bad call is named, no state is touched
+        # checked before anything changes: a bad call is named, and no state is touched
+        batches = check_batches(script.batches if isinstance(script, Pattern) else script, name="script")
         messages = self.messages(thread_id)
         first = len(messages)
         messages.append({"type": "human", "content": task})
@@ -223,8 +209,8 @@ class AgentLoop:
             task: str = "Please fix the failing test.", max_turns: int | None = None) -> Run:
         """Start a run, step it until the model answers, the middleware stops it or ``max_turns`` model calls
         have been made (a recursion limit), then finish it."""
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1):
-            raise ValueError(f"max_turns must be an int >= 1 or None, got {max_turns!r}")
+        if max_turns is not None:
+            require_int("max_turns", max_turns)
         run = self.start(script, thread_id=thread_id, run_id=run_id, task=task)
         while not run.done:
             if max_turns is not None and len(run.steps) >= max_turns:
@@ -282,110 +268,3 @@ def _strip_for_stop(assistant: dict, stop_text: str) -> None:
         metadata["finish_reason"] = "stop"
     assistant["response_metadata"] = metadata
     assistant["content"] = append_text(assistant.get("content"), stop_text)
-
-
-def _role(message: Mapping[str, Any]) -> str | None:
-    """``user``/``assistant``/``tool``/``system`` for an OpenAI ``role`` or a LangChain ``type``."""
-    if "role" in message:
-        return message["role"]
-    return _ROLES.get(message.get("type"), message.get("type"))
-
-
-def _request_ids(message: Mapping[str, Any]) -> list | None:
-    """The ids of the tool calls a message asks for (``None`` when it asks for none)."""
-    requests = message.get("tool_calls")
-    return list(requests) if requests else None
-
-
-def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
-    """The first violation of tool-call/result pairing in ``messages``, or ``None`` if there is none.
-
-    The rule OpenAI-style APIs enforce: an assistant message with tool calls must be followed at once by one
-    ``tool`` message per call id, before any other message; every ``tool`` message must answer an open call. A
-    call without a non-empty string ``id`` can never be answered, so it is a violation too. Messages may use
-    OpenAI's ``role`` or LangChain's ``type``.
-
-    >>> ai = {"type": "ai", "content": "", "tool_calls": [{"id": "c1"}]}
-    >>> check_pairing([ai, {"type": "tool", "tool_call_id": "c1", "content": "ok"}]) is None
-    True
-    >>> print(check_pairing([ai, {"type": "human", "content": "warning"}, {"type": "tool", "tool_call_id": "c1"}]))
-    message 1 (human) comes before the result of c1, requested by message 0
-    """
-    try:
-        items = list(messages)
-    except TypeError:
-        raise TypeError(f"messages must be a list of message dicts, got {type(messages).__name__}") from None
-    open_ids: list[str] = []
-    opened_by = -1
-    for index, message in enumerate(items):
-        if not isinstance(message, Mapping) or _role(message) is None:
-            raise TypeError(f"messages[{index}] must be a mapping with a 'role' or 'type', got {message!r:.60}")
-        role, shown = _role(message), message.get("role", message.get("type"))
-        if role == "tool":
-            answered = message.get("tool_call_id")
-            if answered not in open_ids:
-                return f"message {index} (tool) answers {answered}, which no open assistant message requested"
-            open_ids.remove(answered)
-            continue
-        if open_ids:
-            waiting = ", ".join(open_ids)
-            return (f"message {index} ({shown}) comes before the result{'s' if len(open_ids) > 1 else ''} of "
-                    f"{waiting}, requested by message {opened_by}")
-        requests = _request_ids(message) if role == "assistant" else None
-        if requests:
-            for k, request in enumerate(requests):
-                if not isinstance(request, Mapping):
-                    return (f"message {index} ({shown}): tool call {k} is a {type(request).__name__}; "
-                            "expected a mapping with an 'id'")
-                if not isinstance(request.get("id"), str) or not request.get("id"):
-                    return (f"message {index} ({shown}): tool call {k} has id {request.get('id')!r}; "
-                            "expected a non-empty string id")
-            open_ids = [request["id"] for request in requests]
-            opened_by = index
-    if open_ids:
-        return f"{', '.join(open_ids)} of message {opened_by} never got a result"
-    return None
-
-
-def _clip(text: str, width: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def _call_text(request: Mapping[str, Any]) -> str:
-    """``"-> c1 bash {"command": "ls"}"`` for a LangChain or an OpenAI-shaped call."""
-    if "function" in request:
-        function = request.get("function", {})
-        return f"-> {request.get('id')} {function.get('name')} {function.get('arguments')}"
-    args = request.get("args")
-    return f"-> {request.get('id')} {request.get('name')} {args if isinstance(args, str) else display_json(args)}"
-
-
-def format_messages(messages: Iterable[Mapping[str, Any]], *, start: int = 0, width: int = 90) -> str:
-    """A compact listing of a message list, one line per message (per tool call), numbered from ``start``.
-
-    A named message shows its name (``human:loop_warning``).
-
-    >>> print(format_messages([{"type": "human", "content": "hi"},
-    ...     {"type": "ai", "content": "", "tool_calls": [{"id": "c1", "name": "bash", "args": {"command": "ls"}}]},
-    ...     {"type": "tool", "tool_call_id": "c1", "content": "a.py"}]))
-     0 human      hi
-     1 ai         -> c1 bash {"command": "ls"}
-     2 tool       c1: a.py
-    """
-    lines = []
-    for index, message in enumerate(list(messages)[start:], start=start):
-        kind = message.get("type", message.get("role", "?"))
-        label = f"{kind}:{message['name']}" if message.get("name") and kind != "tool" else kind
-        head = f"{index:2d} {label:<10} "
-        if _role(message) == "tool":
-            lines.append(head + _clip(f"{message.get('tool_call_id')}: {message.get('content', '')}", width))
-            continue
-        requests = message.get("tool_calls") or []
-        if message.get("content") or not requests:
-            lines.append(head + _clip(message.get("content", ""), width))
-            head = " " * len(head)
-        for request in requests:
-            lines.append(head + _clip(_call_text(request), width))
-            head = " " * len(head)
-    return "\n".join(lines)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopkit.policies import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
+from loopkit.eviction_race import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
 
 FIFO, LRU, CT = "BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"
 SEED = "set a 1; set b 2; set a 3; set c 4"
@@ -103,8 +103,11 @@ def test_deletion_is_not_an_eviction_and_missing_keys_are_harmless():
 
 
 def test_maxsize_and_policy_names_are_validated():
-    for bad in (0, -1, 2.5, True, "2"):
-        with pytest.raises(ValueError, match="maxsize must be an int of at least 1"):
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match=f"maxsize must be at least 1, got {bad}"):
+            run_script(SEED, bad)
+    for bad in (2.5, True, "2"):
+        with pytest.raises(TypeError, match="maxsize must be an int"):
             run_script(SEED, bad)
     with pytest.raises(ValueError, match="policies: unknown \\['LFU'\\]"):
         run_script(SEED, 2, policies=["LFU"])

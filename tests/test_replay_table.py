@@ -1,10 +1,10 @@
-"""trace.replay and the pattern table: one row per batch, counts and decisions as worked out by hand (the pinned
+"""replay_table.replay and the pattern table: one row per batch, counts and decisions as worked out by hand (the pinned
 ordering unless a test says otherwise)."""
 
 import pandas as pd
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint, patterns, trace
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint, patterns, replay_table
 
 
 def call(name, **args):
@@ -16,7 +16,7 @@ A = [call("bash", command="pytest")]
 
 def test_columns_and_one_row_per_batch():
     batches = [A, [call("read_file", path="a"), call("read_file", path="b")], A]
-    df = trace.replay(batches)
+    df = replay_table.replay(batches)
     # read_file reaches 2 in the window, bash 2: ties keep first-seen order
     assert list(df.columns) == ["step", "n_calls", "fingerprint", "hash_count", "calls:bash", "calls:read_file",
                                 "action", "layer", "tool", "count"]
@@ -31,13 +31,13 @@ def test_columns_and_one_row_per_batch():
 
 def test_most_called_tool_column_comes_first():
     batches = [[call("grep", pattern="x")]] + [[call("bash", command=str(i))] for i in range(3)]
-    assert trace.tool_columns(trace.replay(batches)) == ["bash", "grep"]
+    assert replay_table.tool_columns(replay_table.replay(batches)) == ["bash", "grep"]
 
 
 def test_decisions_of_both_layers_are_recorded():
     cfg = DetectorConfig(tool_freq_warn=3, tool_freq_hard_limit=5)
     sweep = [[call("read_file", path=f"f{i}.py")] for i in range(6)]
-    df = trace.replay(sweep, cfg)
+    df = replay_table.replay(sweep, cfg)
     assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop"]
     assert df["layer"].tolist() == [None, None, "frequency", None, "frequency", "frequency"]
     assert df["tool"].tolist() == [None, None, "read_file", None, "read_file", "read_file"]
@@ -46,7 +46,7 @@ def test_decisions_of_both_layers_are_recorded():
 
 
 def test_hash_stop_row_keeps_the_window_counts():
-    df = trace.replay(patterns.get("exact_repeat").batches)
+    df = replay_table.replay(patterns.get("exact_repeat").batches)
     assert df["action"].tolist() == ["ok", "ok", "warn", "ok", "stop", "stop", "stop", "stop"]
     assert df["hash_count"].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]
     # pinned: the new hash warning of batch 3 and every hash stop return before bash is counted
@@ -54,45 +54,45 @@ def test_hash_stop_row_keeps_the_window_counts():
 
 
 def test_until_stop_ends_at_the_first_stop():
-    df = trace.replay(patterns.get("exact_repeat").batches, until_stop=True)
+    df = replay_table.replay(patterns.get("exact_repeat").batches, until_stop=True)
     assert df["step"].tolist() == [1, 2, 3, 4, 5] and df["action"].iloc[-1] == "stop"
 
 
 def test_a_pattern_object_replays_like_its_batches_and_empty_batches_are_rows():
-    assert trace.replay(patterns.get("polling")).equals(trace.replay(patterns.get("polling").batches))
-    df = trace.replay([[], A])
+    assert replay_table.replay(patterns.get("polling")).equals(replay_table.replay(patterns.get("polling").batches))
+    df = replay_table.replay([[], A])
     assert df["n_calls"].tolist() == [0, 1] and df["fingerprint"].tolist() == [None, fingerprint(A)]
     assert df["action"].tolist() == ["ok", "ok"] and df["hash_count"].tolist() == [0, 1]
 
 
 def test_a_middleware_passed_in_keeps_its_state_between_replays():
     m = PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
-    trace.replay([A], middleware=m)
-    assert trace.replay([A, A], middleware=m)["action"].tolist() == ["warn", "stop"]  # the thread holds one A
+    replay_table.replay([A], middleware=m)
+    assert replay_table.replay([A, A], middleware=m)["action"].tolist() == ["warn", "stop"]  # the thread holds one A
     scoped = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
-    trace.replay([A], middleware=scoped)
-    assert trace.replay([A, A], middleware=scoped)["action"].tolist() == ["warn", "stop"]  # one run, one scope
+    replay_table.replay([A], middleware=scoped)
+    assert replay_table.replay([A, A], middleware=scoped)["action"].tolist() == ["warn", "stop"]  # one run, one scope
 
 
 def test_the_two_upstream_orderings_replay_the_contrast():
     cfg = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=3, tool_freq_hard_limit=5)
-    pinned = trace.replay([A] * 6, cfg)
-    later = trace.replay([A] * 6, cfg, upstream="run-scoped")
-    assert trace.first_steps(pinned) == (2, 6)
+    pinned = replay_table.replay([A] * 6, cfg)
+    later = replay_table.replay([A] * 6, cfg, upstream="run-scoped")
+    assert replay_table.first_steps(pinned) == (2, 6)
     assert pinned["calls:bash"].tolist() == [1, 1, 2, 3, 4, 5]  # batch 2 returned before counting bash
-    assert trace.first_steps(later) == (2, 5)
+    assert replay_table.first_steps(later) == (2, 5)
     assert later["calls:bash"].tolist() == [1, 2, 3, 4, 5, 6]
     with pytest.raises(ValueError, match="upstream must be one of"):
-        trace.replay([A], upstream="newest")
+        replay_table.replay([A], upstream="newest")
 
 
 def test_config_travels_with_the_table():
     cfg = DetectorConfig(warn_threshold=2, hard_limit=4, tool_freq_overrides={"bash": (60, 80)})
-    df = trace.replay([A], cfg)
-    assert trace.config_of(df) == cfg
-    assert trace.config_of(df[["step", "action"]]) == cfg  # survives pandas operations
-    assert trace.config_of(df.drop(columns="count").iloc[:0]) == cfg
-    replayed = trace.replay([A], middleware=PinnedMiddleware(cfg))
+    df = replay_table.replay([A], cfg)
+    assert replay_table.config_of(df) == cfg
+    assert replay_table.config_of(df[["step", "action"]]) == cfg  # survives pandas operations
+    assert replay_table.config_of(df.drop(columns="count").iloc[:0]) == cfg
+    replayed = replay_table.replay([A], middleware=PinnedMiddleware(cfg))
     assert replayed.attrs["config"]["tool_freq_overrides"] == {"bash": (60, 80)}
 
 
@@ -105,31 +105,31 @@ def test_config_travels_with_the_table():
 ])
 def test_bad_traces_name_the_problem(bad, message):
     with pytest.raises(TypeError, match=message):
-        trace.replay(bad)
+        replay_table.replay(bad)
 
 
 def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="either config or middleware"):
-        trace.replay([A], DetectorConfig(), middleware=PinnedMiddleware())
+        replay_table.replay([A], DetectorConfig(), middleware=PinnedMiddleware())
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
-        trace.replay([A], {"warn_threshold": 2})
+        replay_table.replay([A], {"warn_threshold": 2})
     with pytest.raises(TypeError, match="middleware must be a PinnedMiddleware or RunScopedMiddleware"):
-        trace.replay([A], middleware="x")
-    with pytest.raises(TypeError, match="call 0 of the batch must be a mapping"):
-        trace.replay([["bash"]])
+        replay_table.replay([A], middleware="x")
+    with pytest.raises(TypeError, match=r"batches\[0\]\[0\] must be a mapping"):
+        replay_table.replay([["bash"]])
 
 
 def test_first_steps_and_verdict():
-    df = trace.replay(patterns.get("sequential_paging"))
-    assert trace.first_steps(df) == (3, None) and trace.verdict(df) == "warn"
-    df = trace.replay(patterns.get("read_burst"))
-    assert trace.first_steps(df) == (1, None) and trace.verdict(df) == "warn"
-    df = trace.replay(patterns.get("write_new_content"))
-    assert trace.first_steps(df) == (None, None) and trace.verdict(df) == "ok"
+    df = replay_table.replay(patterns.get("sequential_paging"))
+    assert replay_table.first_steps(df) == (3, None) and replay_table.verdict(df) == "warn"
+    df = replay_table.replay(patterns.get("read_burst"))
+    assert replay_table.first_steps(df) == (1, None) and replay_table.verdict(df) == "warn"
+    df = replay_table.replay(patterns.get("write_new_content"))
+    assert replay_table.first_steps(df) == (None, None) and replay_table.verdict(df) == "ok"
 
 
 def test_pattern_table_under_the_defaults():
-    table = trace.pattern_table()
+    table = replay_table.pattern_table()
     rows = {r.pattern: (r.first_warn, r.first_stop, r.detector, r.agrees) for r in table.itertuples()}
     na = None
     expected = {
@@ -155,17 +155,17 @@ def test_pattern_table_under_the_defaults():
 
 def test_pattern_table_with_a_bash_override_and_a_subset():
     cfg = DetectorConfig(tool_freq_overrides={"bash": (60, 80)})
-    table = trace.pattern_table(cfg, names=["bash_pipeline", "exact_repeat"])
+    table = replay_table.pattern_table(cfg, names=["bash_pipeline", "exact_repeat"])
     assert table["pattern"].tolist() == ["bash_pipeline", "exact_repeat"]
     assert table["detector"].tolist() == ["ok", "stop"] and table["agrees"].tolist() == [True, True]
     with pytest.raises(KeyError, match="no pattern named 'nope'"):
-        trace.pattern_table(names=["nope"])
+        replay_table.pattern_table(names=["nope"])
 
 
 def test_pattern_table_takes_one_name_as_a_string():
-    table = trace.pattern_table(names="exact_repeat")
+    table = replay_table.pattern_table(names="exact_repeat")
     assert table["pattern"].tolist() == ["exact_repeat"] and table["first_stop"].tolist() == [5]
     with pytest.raises(KeyError, match="no pattern named 'exact'"):
-        trace.pattern_table(names="exact")
+        replay_table.pattern_table(names="exact")
     with pytest.raises(TypeError, match="names must be a pattern name or a list of pattern names, got int"):
-        trace.pattern_table(names=3)
+        replay_table.pattern_table(names=3)

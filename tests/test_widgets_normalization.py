@@ -2,8 +2,9 @@
 
 import pytest
 
+from html_tables import read_view, tables, text
 from loopkit import widgets
-from loopkit.widgets.shapes import TRANSPORTS, explain_args, raw_value, render_normalize, rule
+from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
 STRING, OBJECT, NONE = TRANSPORTS
 
@@ -64,22 +65,30 @@ def test_explain_args_keys_broken_text_by_the_text_itself():
     assert steps["entry"] == 'read_file:{"path": "a.py"'
 
 
-def test_render_is_an_escaped_table():
-    html = render_normalize("bash", '{"command": "ls <dir>"}', STRING)
-    assert html.startswith("<table>") and "<td>stable key</td>" in html
-    assert "{&quot;command&quot;: &quot;ls &lt;dir&gt;&quot;}" in html
+def test_the_panel_shows_every_step_as_a_row():
+    panel = render_normalize("bash", '{"command": "ls <dir>"}', STRING)
+    steps = explain_args("bash", '{"command": "ls <dir>"}', STRING)
+    assert tables(panel) == [[{"step": step, "value": value} for step, value in steps.items()]]
+    assert steps["stable key"] == '{"command": "ls <dir>"}'  # shown as text, not as markup
+
+
+def steps(view):
+    """The steps for the view's current controls; the panel must show exactly what explain_args builds."""
+    return read_view(view, render_normalize, explain_args)
 
 
 def test_view_updates_from_every_control():
     view = widgets.normalize_explorer()
     assert set(view.controls) == {"name", "text", "transport"}
-    assert "<td>a.py:0-0</td>" in view.panel.value
+    assert steps(view)["stable key"] == "a.py:0-0"
     view.controls["text"].value = '{"path": "a.py", "start_line": 250}'
-    assert "<td>a.py:1-1</td>" in view.panel.value
+    assert steps(view)["stable key"] == "a.py:1-1"
     view.controls["name"].value = "bash"
-    assert "<td>{&quot;path&quot;: &quot;a.py&quot;}</td>" in view.panel.value
+    assert steps(view)["stable key"] == '{"path": "a.py"}'
     view.controls["text"].value = "{oops"
     view.controls["transport"].value = OBJECT
-    assert "parses as JSON" in view.panel.value and "color:#b00" in view.panel.value
+    with pytest.raises(ValueError, match="parses as JSON"):
+        explain_args(**view.values())
+    assert "parses as JSON" in text(view.panel.value)
     view.controls["transport"].value = NONE
-    assert "None: no arguments, no fallback" in view.panel.value
+    assert steps(view)["rule"].startswith("None: no arguments, no fallback")

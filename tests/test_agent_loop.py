@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
-from loopkit.lifecycle import WARNING_NAME, AgentLoop, Run, append_text, check_pairing, format_messages
+from loopkit.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
+from loopkit.conversation import check_pairing, format_messages
 
 
 def call(name, **args):
@@ -200,20 +201,20 @@ def test_bad_arguments_are_named():
     with pytest.raises(TypeError, match="tools must map a tool name"):
         AgentLoop(tools={"bash": "not callable"})
     loop = AgentLoop()
-    with pytest.raises(TypeError, match=r"batches\[0\] is a single call"):
+    with pytest.raises(TypeError, match=r"script\[0\] is a single call"):
         loop.start(A)
     with pytest.raises(TypeError, match="task must be a string"):
         loop.start([A], task=None)
-    with pytest.raises(ValueError, match="max_turns must be an int >= 1"):
+    with pytest.raises(ValueError, match="max_turns must be at least 1, got 0"):
         loop.run([A], max_turns=0)
     with pytest.raises(TypeError, match="run must be a Run"):
         loop.step("r1")
 
 
 @pytest.mark.parametrize("script, says", [
-    ([["bash"]], r"script turn 1, call 0 must be a mapping with 'name' and 'args', got str"),
-    ([A, [A[0], 42]], r"script turn 2, call 1 must be a mapping with 'name' and 'args', got int"),
-    ([[{"name": 7, "args": {}}]], r"script turn 1, call 0 needs a string 'name', got int"),
+    ([["bash"]], r"script\[0\]\[0\] must be a mapping with 'name' and 'args', got str"),
+    ([A, [A[0], 42]], r"script\[1\]\[1\] must be a mapping with 'name' and 'args', got int"),
+    ([[{"name": 7, "args": {}}]], r"script\[0\]\[0\]\['name'\] must be a str, got int"),
 ])
 def test_bad_calls_are_named_before_anything_changes(script, says):
     loop = AgentLoop()

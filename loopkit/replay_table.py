@@ -1,6 +1,6 @@
 """Replay tables: one pandas row per batch of a trace, with the detector's counts and decision (chapters 05-09).
 
-This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import trace``.
+This module uses pandas, so ``import loopkit`` does not import it; use ``from loopkit import replay_table``.
 
 A *trace* is a list of batches, one per model turn, each a list of ``{"name": ..., "args": ...}`` calls (a
 :class:`~loopkit.patterns.Pattern` works too). :func:`replay` runs it through :func:`loopkit.replay.replay_batches`
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .checks import require_instance
 from .detector import DetectorConfig, Outcome, tool_names
 from .middleware import LoopMiddleware, middleware_for
 from .patterns import PATTERNS, as_batches
@@ -46,8 +47,8 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str 
         if not isinstance(middleware, LoopMiddleware):
             raise TypeError(f"middleware must be a PinnedMiddleware or RunScopedMiddleware, "
                             f"got {type(middleware).__name__}")
-    elif config is not None and not isinstance(config, DetectorConfig):
-        raise TypeError(f"config must be a DetectorConfig or None, got {type(config).__name__}")
+    else:
+        require_instance("config", config, DetectorConfig, or_none=True)
     trace = as_batches(batches)
     middleware = middleware if middleware is not None else middleware_for(upstream, config)
     steps = replay_batches(trace, middleware, with_state=True, until_stop=until_stop)

@@ -1,0 +1,110 @@
+"""``python -m loopkit replay FILE_OR_DIR...``: would DeerFlow's loop detector have warned or stopped these runs?
+
+This module only reads the command line and prints. The replay itself is :mod:`loopkit.replay`, the transcript
+formats are :mod:`loopkit.adapters`, the tool names :mod:`loopkit.tool_maps`, the image :mod:`loopkit.plots`.
+
+One run (a file that holds one conversation, or the run picked by ``--select``/``--run``) is printed in detail:
+every batch that warned or stopped, with why, then a one-line summary. Several runs (a folder, several files, or
+a file of many runs) get one row each and an aggregate line. Exit codes: 2 if any input was unusable, else 1 if
+any run would have been stopped, else 0. ``-`` reads standard input; a reader that leaves early (``| head``) does
+not change the exit code. Tool names from transcripts are escaped before they are printed.
+"""
+
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from typing import TextIO
+
+from ..detector import DetectorConfig
+from ..replay import report_paths
+from ..tool_maps import MapError, ToolMap
+from .options import build_parser, detector_config
+from .printing import Output, Printer, write_csv
+
+__all__ = ["main", "build_parser", "replay_command", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
+
+EXIT_OK, EXIT_STOPPED, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _problem(options: argparse.Namespace) -> str | None:
+    """What is wrong with the options before anything is read, or None."""
+    if options.plot:
+        if len(options.paths) != 1 or os.path.isdir(options.paths[0]):
+            return f"--plot {options.plot}: draws one run; give one file (and --select or --run for a file of runs)"
+        from ..plots import image_path_problem
+
+        problem = image_path_problem(options.plot)
+        if problem:
+            return f"--plot {options.plot}: {problem}"
+    if options.csv and not os.path.isdir(os.path.dirname(options.csv) or "."):
+        return f"--csv {options.csv}: no such directory {os.path.dirname(options.csv)!r}"
+    return None
+
+
+def replay_command(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``replay`` for parsed ``options``, print as it goes, and return the exit code."""
+    out = Output(out if out is not None else sys.stdout)
+    err = err if err is not None else sys.stderr
+    try:
+        config = detector_config(options)
+    except ValueError as exc:
+        print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
+        return EXIT_UNUSABLE
+    try:
+        tool_map = ToolMap(options.tool_map, options.map) if (options.tool_map or options.map) else None
+    except MapError as exc:
+        print(f"loopkit replay: error: bad tool map: {exc}", file=err)
+        return EXIT_UNUSABLE
+    problem = _problem(options)
+    if problem:
+        print(f"loopkit replay: error: {problem}", file=err)
+        return EXIT_UNUSABLE
+    printer = Printer(options, config, tool_map, out, err)
+    for report in report_paths(options.paths, config, upstream=options.upstream, format=options.format,
+                               max_bytes=options.max_bytes, select=dict(options.select), run_number=options.run,
+                               tool_map=tool_map, with_state=bool(options.plot), on_step=printer.step,
+                               on_run=printer.run_started):
+        printer.report(report)
+    printer.finish()
+    if options.csv:
+        write_csv(options.csv, printer.reports)
+    code = max((summary["exit_code"] for summary in printer.reports), default=EXIT_OK)
+    if options.plot and not _plot(printer, config, options.plot, err):
+        code = EXIT_UNUSABLE
+    out.flush()
+    return code
+
+
+def _plot(printer: Printer, config: DetectorConfig, path: str, err: TextIO) -> bool:
+    """Draw the one replayed run to ``path``; say so on ``err`` when there is nothing to draw. False on failure."""
+    if printer.runs > 1 or not printer.detailed:
+        print(f"loopkit replay: the file holds several runs; pick one with --select or --run to plot it, so no "
+              f"plot was written to {path}", file=err)
+    elif not printer.kept:
+        print(f"loopkit replay: no tool calls, so no plot was written to {path}", file=err)
+    else:
+        from ..plots import save_timeline
+
+        try:
+            save_timeline(printer.kept, config, path)
+        except (ImportError, OSError, ValueError) as exc:
+            print(f"loopkit replay: error: --plot {path}: {exc}", file=err)
+            return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m loopkit``; returns the exit code."""
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    if options.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_UNUSABLE
+    for channel in (sys.stdout, sys.stderr):  # a terminal that cannot encode a name gets an escape, not a crash
+        if isinstance(channel, io.TextIOWrapper):
+            channel.reconfigure(errors="backslashreplace")
+    return replay_command(options)  # a reader that leaves early is handled inside: the code is still the verdict

@@ -1,0 +1,159 @@
+"""Replaying transcripts run by run: a :class:`RunReport` per run (the row a folder replay prints), for every run of
+every file and folder given, one at a time."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from ..adapters import DEFAULT_MAX_BYTES, Run, TraceError, iter_runs
+from ..detector import DetectorConfig, Outcome
+from ..middleware import middleware_for
+from ..tool_maps import ToolMap
+from .steps import Step, Tally, explain, replay_batches
+
+__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths"]
+
+#: The file endings a folder is searched for.
+TRANSCRIPT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".traj", ".gz", ".zip", ".eval")
+
+
+@dataclass
+class RunReport:
+    """One run of one transcript, replayed: the row a directory replay prints, and the ``--json`` summary.
+
+    ``error`` is set (and the counts are what was read before it) when the run was unusable input.
+    """
+
+    path: str
+    label: str = ""
+    format: str | None = None
+    messages: int = 0
+    batches: int = 0
+    calls: int = 0
+    user_messages: int = 0
+    skipped: dict = field(default_factory=dict)
+    outcome: Outcome = field(default_factory=lambda: Outcome("DeerFlow"))
+    replayed: int = 0
+    warnings: int = 0
+    stop: Step | None = None
+    why: str | None = None
+    unmapped: tuple = ()
+    description: str = ""
+    error: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """2 unusable input, 1 the detector would have stopped the run, 0 otherwise."""
+        return 2 if self.error else 1 if self.stop else 0
+
+    @property
+    def name(self) -> str:
+        return f"{self.path} ({self.label})" if self.label else self.path
+
+    def summary(self) -> dict:
+        """The ``--json`` summary object."""
+        stop = self.stop
+        return {"file": self.path, "run": self.label or None, "format": self.format, "messages": self.messages,
+                "batches": self.batches, "calls": self.calls, "replayed": self.replayed,
+                "warnings": self.warnings, "first_warn_step": self.outcome.warn_step,
+                "stop_step": stop.step if stop else None, "stop_layer": stop.decision.layer if stop else None,
+                "stop_tool": stop.decision.tool if stop else None, "why": self.why,
+                "user_messages": self.user_messages, "skipped": self.skipped, "unmapped": list(self.unmapped),
+                "error": self.error, "exit_code": self.exit_code}
+
+
+def report_run(run: Run, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+               tool_map: ToolMap | None = None, on_step=None, with_state: bool = False) -> RunReport:
+    """Replay one run to the end of its records and report it; unusable input becomes the report's ``error``.
+
+    ``on_step(step)``, if given, is called for every replayed step as it happens (the command line prints or
+    keeps them there); ``with_state`` keeps the detector's state in each step (for a plot). A fresh copy of
+    ``tool_map`` is used, so its counts are this run's.
+    """
+    middleware = middleware_for(upstream, config)
+    tally = Tally()
+    mapper = ToolMap(tool_map.preset, tool_map.rules) if tool_map is not None else None
+    report = RunReport(run.path, run.label)
+    try:
+        for step in replay_batches(run, middleware, tool_map=mapper, tally=tally, with_state=with_state):
+            if on_step is not None:
+                on_step(step)
+    except TraceError as exc:
+        report.error = str(exc)
+    report.format, report.messages, report.batches, report.calls = run.format, run.messages, run.batches, run.calls
+    report.user_messages, report.skipped = run.turns, run.skipped
+    report.replayed, report.warnings, report.stop = tally.replayed, tally.warnings, tally.stop
+    report.outcome = tally.outcome()
+    report.why = explain(tally.stop.decision, middleware.config) if tally.stop else None
+    report.unmapped = tuple(sorted(mapper.unmapped)) if mapper is not None else ()
+    if report.error is None:
+        report.description = run.describe()
+    return report
+
+
+def transcript_files(folder: str | os.PathLike) -> list[str]:
+    """The transcript files below ``folder`` (by :data:`TRANSCRIPT_SUFFIXES`), sorted, hidden ones left out."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(root, f) for f in files
+                     if not f.startswith(".") and f.lower().endswith(TRANSCRIPT_SUFFIXES))
+    return sorted(found)
+
+
+def _matches(run: Run, select: Mapping[str, str]) -> bool:
+    return all(key in run.meta and str(run.meta[key]) == value for key, value in select.items())
+
+
+def report_paths(paths: Iterable[str], config: DetectorConfig | None = None, *, upstream: str = "pinned",
+                 format: str = "auto", max_bytes: int = DEFAULT_MAX_BYTES, select: Mapping[str, str] | None = None,
+                 run_number: int | None = None, tool_map: ToolMap | None = None, on_step=None,
+                 on_run=None, with_state: bool = False) -> Iterator[RunReport]:
+    """Replay every run of every file given (folders are searched for transcripts) and yield a report per run.
+
+    ``select`` keeps the runs whose metadata has every ``KEY=VALUE`` given; ``run_number`` keeps the N-th run of
+    each file (from 1). A file that cannot be read at all, or in which no run was selected, is one report with
+    its ``error``; the other files go on. ``on_run(run)`` is called before a run is replayed; ``"-"`` is
+    standard input.
+    """
+    select = dict(select or {})
+    options = (config, upstream, format, max_bytes, select, run_number, tool_map, on_step, on_run, with_state)
+    for given in paths:
+        files = transcript_files(given) if os.path.isdir(given) else [given]
+        if not files:
+            yield RunReport(str(given), error=f"{given}: a folder with no transcripts "
+                                              f"({', '.join(TRANSCRIPT_SUFFIXES)})")
+        for path in files:
+            yield from _report_file(path, *options)
+
+
+def _report_file(path, config, upstream, format, max_bytes, select, run_number, tool_map, on_step, on_run,
+                 with_state):
+    chosen = 0
+    try:
+        for run in iter_runs(path, format, max_bytes=max_bytes):
+            if (run_number is not None and run.index != run_number) or (select and not _matches(run, select)):
+                _drain(run)
+                continue
+            chosen += 1
+            if on_run is not None:
+                on_run(run)
+            yield report_run(run, config, upstream=upstream, tool_map=tool_map, on_step=on_step,
+                             with_state=with_state)
+    except TraceError as exc:
+        yield RunReport(str(path), error=str(exc))
+        return
+    if chosen == 0 and (select or run_number is not None):
+        wanted = " ".join(f"{k}={v}" for k, v in select.items()) or f"run {run_number}"
+        yield RunReport(str(path), error=f"{path}: no run matches {wanted}")
+
+
+def _drain(run: Run) -> None:
+    """Read a run that is not replayed, so a streamed source can move on to the next one."""
+    try:
+        for _ in run:
+            pass
+    except TraceError:
+        pass  # an unselected run's errors are not the user's question
