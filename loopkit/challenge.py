@@ -1,4 +1,4 @@
-"""The evade-the-detector challenge (chapter 09): build a trace that truly loops, yet never trips DeerFlow.
+"""The evade-the-detector challenge (chapter 10): build a trace that truly loops, yet never trips DeerFlow.
 
 Whether a trace truly loops is decided by :func:`~loopkit.loop_checker.check_loop`, a checker that knows nothing
 about fingerprints (:mod:`loopkit.loop_checker`). :func:`score` then replays the trace through DeerFlow's detector

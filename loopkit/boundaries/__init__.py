@@ -1,4 +1,4 @@
-"""Where the detector's guarantees end (chapter 08): one module per boundary, each this workbook's model of the idea.
+"""Where the detector's guarantees end (chapters 08 and 09): one module per boundary.
 
 Where DeerFlow has the same boundary, the helper is this workbook's model of the idea, not DeerFlow's code;
 :data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be read (a file at a commit, and its issues or PRs).

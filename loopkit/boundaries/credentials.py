@@ -1,5 +1,5 @@
 """Credentials out of band: secrets leave the inherited environment, and a request's declared credentials are laid
-over it; a missing one is an error, not a fallback (chapter 08).
+over it; a missing one is an error, not a fallback (chapter 09).
 
 :func:`deerflow_scrubs` restates DeerFlow's own (different) scrub rule for comparison. No error raised here ever
 contains a credential value: errors name the variable instead.

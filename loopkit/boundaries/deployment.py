@@ -1,4 +1,4 @@
-"""Operating choices: local evaluation, an isolated or a shared deployment, and what each asks of you (chapter 08)."""
+"""Operating choices: local evaluation, an isolated or a shared deployment, and what each asks of you (chapter 09)."""
 
 from __future__ import annotations
 

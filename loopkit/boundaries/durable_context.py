@@ -1,5 +1,5 @@
 """Durable context, modelled on DeerFlow's shape: an authority contract in a system message, then one hidden human
-message that holds what the runtime recorded earlier, marked as data (chapter 08).
+message that holds what the runtime recorded earlier, marked as data (chapter 09).
 """
 
 from __future__ import annotations

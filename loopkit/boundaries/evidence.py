@@ -1,4 +1,4 @@
-"""What each kind of evidence proves, and why the fingerprint is no credential (chapter 08).
+"""What each kind of evidence proves, and why the fingerprint is no credential (chapters 08 and 09).
 
 :data:`EVIDENCE_LEVELS` lists what each check of this workbook proves and what it leaves open.
 :func:`keyed_fingerprint` shows what a credential would need at the least: anyone who sees the calls can compute the

@@ -1,4 +1,4 @@
-"""Header values: no control characters, and no surrounding spaces, reach a transport (chapter 08).
+"""Header values: no control characters, and no surrounding spaces, reach a transport (chapter 09).
 
 :func:`deerflow_header_refusal` restates DeerFlow's own (more lenient) check for comparison. No error raised here
 ever contains a header value: errors name the header instead.

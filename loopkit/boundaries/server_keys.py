@@ -1,5 +1,5 @@
 """Server-owned identity: a client cannot supply its own user id, sandbox lease, run trace, sequence number or
-internal keys, and memory is partitioned by the server's user id (chapter 08). This workbook's model of the idea.
+internal keys, and memory is partitioned by the server's user id (chapter 09). This workbook's model of the idea.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where DeerFlow does what chapter 08 teaches: a file at a commit, and the issues or PRs that brought it in.
+"""Where DeerFlow does what chapter 09 teaches: a file at a commit, and the issues or PRs that brought it in.
 
 The other modules of :mod:`loopkit.boundaries` are this workbook's model of each idea, not DeerFlow's code; this
 table says where DeerFlow's own version can be read.

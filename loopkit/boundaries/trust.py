@@ -1,4 +1,4 @@
-"""Trust channels: framework instructions are system context; everything else is data, framed (chapter 08).
+"""Trust channels: framework instructions are system context; everything else is data, framed (chapter 09).
 
 A frame marks text as data from a named source, escaped so that nothing inside it, not even a look-alike tag, can
 pass as instructions or close the frame early. This is this workbook's model of the idea.

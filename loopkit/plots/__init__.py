@@ -12,7 +12,7 @@ from .._lazy import lazy_exports
 #: public name -> submodule that defines it
 _EXPORTS = {
     "timeline": "timelines",  # chapter 05
-    "heatmap": "heatmaps",  # chapter 09
+    "heatmap": "heatmaps",  # chapter 10
     "save_timeline": "files",  # the command line's --plot
     "image_path_problem": "files",
 }

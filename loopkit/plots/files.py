@@ -1,4 +1,4 @@
-"""Write a replay's timeline to an image file, for ``python -m loopkit replay --plot OUT.png`` (chapter 09)."""
+"""Write a replay's timeline to an image file, for ``python -m loopkit replay --plot OUT.png`` (chapter 10)."""
 
 from __future__ import annotations
 

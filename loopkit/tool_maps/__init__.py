@@ -1,4 +1,4 @@
-"""Tool maps: give another agent's tools the names and arguments DeerFlow's detector keys on (chapter 09).
+"""Tool maps: give another agent's tools the names and arguments DeerFlow's detector keys on (chapter 10).
 
 DeerFlow keys a call by its tool and argument names: ``read_file`` by ``path`` and a 200-line bucket of
 ``start_line``/``end_line``, ``write_file`` and ``str_replace`` by all their arguments, every other tool by the salient

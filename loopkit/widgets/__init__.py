@@ -20,8 +20,8 @@ _EXPORTS = {
     "detector_playground": "playground",  # chapter 05
     "lifecycle_stepper": "lifecycle",  # chapter 06
     "version_compare": "versions",  # chapter 07
-    "deployment_advisor": "deployment",  # chapter 08
-    "transcript_replay": "transcript",  # chapter 09
+    "deployment_advisor": "deployment",  # chapter 09
+    "transcript_replay": "transcript",  # chapter 10
 }
 
 __all__ = sorted(_EXPORTS)

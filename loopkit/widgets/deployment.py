@@ -1,4 +1,4 @@
-"""Chapter 08's view: answer five questions about how you will run the agent, see which deployment fits.
+"""Chapter 09's view: answer five questions about how you will run the agent, see which deployment fits.
 
 The decision is :func:`loopkit.boundaries.recommend_deployment`; this module only lays it out as HTML.
 """

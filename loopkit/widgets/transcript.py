@@ -1,4 +1,4 @@
-"""Chapter 09's view: pick a transcript and thresholds; see what DeerFlow's detector and the peer models would do.
+"""Chapter 10's view: pick a transcript and thresholds; see what DeerFlow's detector and the peer models would do.
 
 The replay is :func:`loopkit.replay.report_paths`, the same one ``python -m loopkit replay`` runs, so the panel
 and the command can never disagree.
