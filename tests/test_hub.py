@@ -256,6 +256,8 @@ def test_every_learner_runs_chapter_00_and_the_detector_chapter(workshop):
         runs = [pool.submit(run_chapters, workshop, name, gate) for name in LEARNERS]
         problems = [problem for run in runs for problem in run.result()]
     workshop.facts["chapters_00_and_05_all_learners_seconds"] = round(time.monotonic() - started, 1)
+    workshop.facts["rest_calls_retried_after_a_reset"] = {name: workshop.learners[name].retried for name in LEARNERS
+                                                          if workshop.learners[name].retried}
     assert not problems, "\n".join(problems)
     assert set(workshop.peak_rss) == set(LEARNERS), "the memory of some learners' servers was never sampled"
 

@@ -60,6 +60,7 @@ class Learner:
         self.server_xsrf: str | None = None
         self.launches = 0  # clicks on the hub's Launch Server button ("Server not running")
         self.relaunches = 0  # clicks on the hub's Relaunch Server button after a failed start
+        self.retried: list[str] = []  # REST calls sent a second time after the connection was reset
 
     @property
     def server_url(self) -> str:
@@ -168,12 +169,42 @@ class Learner:
 
     # -- the server's REST API ---------------------------------------------------------------------------------
 
-    def api(self, method: str, path: str, **kwargs) -> requests.Response:
-        headers = {"X-XSRFToken": self.server_xsrf or ""}
-        answer = self.http.request(method, f"{self.server_url}/api/{path}", headers=headers,
-                                   timeout=self.timeout, **kwargs)
+    def api(self, method: str, path: str, *, retry: bool = True, **kwargs) -> requests.Response:
+        """One call of the server's REST API, on a fresh connection each time.
+
+        A pooled keep-alive connection that the proxy has just closed (Node closes idle ones after 5 s) is reset
+        when reused; a browser then sends the request again, and so does this: once, recorded in ``retried``.
+        ``retry=False`` is for a call that must not be sent twice blindly. An error status fails.
+        """
+        headers = {"X-XSRFToken": self.server_xsrf or "", "Connection": "close"}
+        for attempt in (1, 2):
+            try:
+                answer = self.http.request(method, f"{self.server_url}/api/{path}", headers=headers,
+                                           timeout=self.timeout, **kwargs)
+                break
+            except requests.ConnectionError:
+                if attempt == 2 or not retry:
+                    raise
+                self.retried.append(f"{method} {path}")
+                time.sleep(1.0)
         answer.raise_for_status()
         return answer
+
+    def start_session(self, path: str) -> dict:
+        """Start a kernel for ``path`` as JupyterLab does (a session). After a reset, the session the first request
+        may have created is looked up before a second one is asked for, so no learner gets two kernels."""
+        body = {"path": path, "name": path.rsplit("/", 1)[-1], "type": "notebook", "kernel": {"name": "python3"}}
+        try:
+            return self.api("POST", "sessions", json=body, retry=False).json()
+        except requests.ConnectionError:
+            self.retried.append("POST sessions")
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            for session in self.api("GET", "sessions").json():
+                if session["path"] == path:
+                    return session
+            time.sleep(1.0)
+        return self.api("POST", "sessions", json=body, retry=False).json()
 
     def read_notebook(self, path: str) -> dict:
         return self.api("GET", f"contents/{path}").json()["content"]
@@ -186,8 +217,7 @@ class Learner:
 
         The kernel starts in the notebook's folder, as in JupyterLab, so a chapter's relative paths resolve.
         """
-        session = self.api("POST", "sessions", json={"path": path, "name": path.rsplit("/", 1)[-1],
-                                                     "type": "notebook", "kernel": {"name": "python3"}}).json()
+        session = self.start_session(path)
         cells = [cell for cell in self.read_notebook(path)["cells"] if cell["cell_type"] == "code"]
         runs = []
         channel = self._connect(session["kernel"]["id"])
