@@ -25,6 +25,19 @@ def source(cell: dict) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
+EXERCISE_HEADING = re.compile(r"### Exercise (\d+\.\d+): (.+)")
+
+
+def exercise_headings(nb: dict) -> list[tuple[int, str, str]]:
+    """``(cell index, exercise id, title)`` for each markdown cell that opens with an exercise heading."""
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        match = EXERCISE_HEADING.match(source(cell)) if cell["cell_type"] == "markdown" else None
+        if match:
+            found.append((index, match.group(1), match.group(2).strip()))
+    return found
+
+
 def code_cells(nb: dict) -> list[dict]:
     return [c for c in nb["cells"] if c["cell_type"] == "code" and source(c).strip()]
 

@@ -8,7 +8,7 @@ import urllib.parse
 
 import pytest
 
-from notebook_tools import ROOT, chapters, load, source
+from notebook_tools import ROOT, chapters, exercise_headings, load
 
 DOCS = ROOT / "docs"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,13 +36,7 @@ def chapter_map() -> dict[str, str]:
 
 def notebook_exercises() -> dict[str, str]:
     """Exercise id -> title, from the chapters that exist."""
-    found = {}
-    for path in chapters():
-        for cell in load(path)["cells"]:
-            match = re.match(r"### Exercise (\d+\.\d+): (.+)", source(cell))
-            if cell["cell_type"] == "markdown" and match:
-                found[match.group(1)] = match.group(2).strip()
-    return found
+    return {qid: title for path in chapters() for _, qid, title in exercise_headings(load(path))}
 
 
 def test_live_exercises_exist_with_these_titles():

@@ -12,11 +12,10 @@ import re
 import pytest
 
 from loopkit.exercises import all_questions
-from notebook_tools import ROOT, chapters, load, source
+from notebook_tools import ROOT, chapters, exercise_headings, load, source
 
 QUESTIONS = all_questions()
 TESTS = ROOT / "tests"
-HEADING = re.compile(r"^### Exercise (\d+\.\d+):", re.M)
 
 #: Answers the text search cannot judge, reviewed one by one: qid -> why its text above the question is no leak.
 ALLOWED_LEAKS: dict[str, str] = {}
@@ -24,12 +23,7 @@ ALLOWED_LEAKS: dict[str, str] = {}
 
 def exercise_positions(nb: dict) -> dict[str, int]:
     """Each exercise id in a chapter, with the index of the markdown cell that opens it."""
-    positions = {}
-    for index, cell in enumerate(nb["cells"]):
-        match = HEADING.match(source(cell)) if cell["cell_type"] == "markdown" else None
-        if match:
-            positions[match.group(1)] = index
-    return positions
+    return {qid: index for index, qid, _ in exercise_headings(nb)}
 
 
 def output_text(cell: dict) -> str:

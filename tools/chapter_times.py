@@ -27,8 +27,6 @@ import math
 import pathlib
 import re
 import sys
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from dataclasses import dataclass
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -43,8 +41,7 @@ EXERCISE_MINUTES = {"value": 3, "prediction": 3, "function": 7.5}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 HEADING = re.compile(r"^(#{1,6}) (.*)$")
 EXERCISE_HEADING = re.compile(r"^### Exercise (\d+\.\d+):")
-TIME_LINE = re.compile(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)|Time: \d+ min \(teaching \d+, "
-                       r"exercises \d+\)")
+TIME_LINE = re.compile(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)")
 
 
 @dataclass(frozen=True)
@@ -176,6 +173,7 @@ def _rewrite_notebook(path: pathlib.Path, change) -> bool:
 
 def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str]:
     """Every place whose stated time differs from the model (rewritten when ``write``)."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
     from plans import render_plans  # tools/plans.py: the instructor plans, built on these times
 
     stale = []
@@ -185,24 +183,26 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
         if _fix_title(_text(first), time) != _text(first):
             stale.append(f"{path.name}: title cell")
             if write:
-                _rewrite_notebook(path, lambda text, time=time: _fix_title(text, time) if TIME_LINE.search(text)
-                                  and text.startswith("# ") else text)
+                _rewrite_notebook(path, lambda text, time=time: _fix_title(text, time) if text.startswith("# ")
+                                  else text)
     start = NOTEBOOKS / "00_start_here.ipynb"
     if any(_fix_map(_text(c), times) != _text(c) for c in json.loads(start.read_text(encoding="utf-8"))["cells"]):
         stale.append(f"{start.name}: chapter map")
         if write:
             _rewrite_notebook(start, lambda text: _fix_map(text, times))
     readme = ROOT / "README.md"
-    if _fix_map(readme.read_text(encoding="utf-8"), times) != readme.read_text(encoding="utf-8"):
+    stated = readme.read_text(encoding="utf-8")
+    if _fix_map(stated, times) != stated:
         stale.append("README.md: chapter map")
         if write:
-            readme.write_text(_fix_map(readme.read_text(encoding="utf-8"), times), encoding="utf-8")
+            readme.write_text(_fix_map(stated, times), encoding="utf-8")
     guide = ROOT / "docs" / "instructor.md"
+    stated = guide.read_text(encoding="utf-8")
     try:
-        rendered = render_plans(guide.read_text(encoding="utf-8"), times)
+        rendered = render_plans(stated, times)
     except ValueError as problem:   # a plan that overruns, or teaches a chapter without its prerequisites
         return stale + [f"docs/instructor.md: cannot render the plans: {problem}"]
-    if rendered != guide.read_text(encoding="utf-8"):
+    if rendered != stated:
         stale.append("docs/instructor.md: plans")
         if write:
             guide.write_text(rendered, encoding="utf-8")

@@ -1,6 +1,6 @@
 """The instructor guide's two workshop plans, built on the chapter times of tools/chapter_times.py.
 
-A plan is a list of slots: a launch buffer, chapters (their core path, or the whole chapter), a break, a wrap-up.
+A plan is a list of slots: a launch buffer, chapters (each along its core path), a break, a wrap-up.
 A chapter's minutes always come from the time model, never from this file, so a plan cannot promise a chapter in
 less time than the model gives it. Rendering checks two promises: the slots fit the plan's length, and every
 chapter a taught chapter builds on is taught too (PREREQUISITES), never left to self-study.
@@ -28,17 +28,13 @@ PREREQUISITES = {
     "10": ["03", "05", "06"],
 }
 
-CORE, WHOLE = "core path", "whole chapter"
-
-
 @dataclass(frozen=True)
 class Slot:
-    """One row of a plan: a chapter (``part`` is CORE or WHOLE) or a fixed-length item (``minutes``)."""
+    """One row of a plan: a chapter, taught along its core path, or a fixed-length item (``minutes``)."""
 
     label: str
     note: str
     chapter: str | None = None
-    part: str = CORE
     minutes: int = 0
 
 
@@ -88,10 +84,7 @@ PLANS = (
 
 
 def slot_minutes(slot: Slot, times: dict) -> int:
-    if slot.chapter is None:
-        return slot.minutes
-    time = times[slot.chapter]
-    return time.core if slot.part == CORE else time.total
+    return slot.minutes if slot.chapter is None else times[slot.chapter].core
 
 
 def check_plan(plan: Plan, times: dict) -> None:
@@ -116,7 +109,7 @@ def render_table(plan: Plan, times: dict) -> str:
     clock = 0
     for slot in plan.slots:
         minutes = slot_minutes(slot, times)
-        what = slot.label if slot.chapter is None else f"{slot.label} ({slot.part})"
+        what = slot.label if slot.chapter is None else f"{slot.label} (core path)"
         rows.append(f"| {clock // 60}:{clock % 60:02d} | {what} | {minutes} | {slot.note} |")
         clock += minutes
     rows.append(f"| {clock // 60}:{clock % 60:02d} | end | | {plan.length - clock} min to spare. |")

@@ -180,8 +180,7 @@ class Question:
     ``kind`` is one of :data:`KINDS`. ``solution`` is the reference answer (a value or a function). ``wrong`` lists
     the likely wrong answers: for a value or prediction, a dict from each wrong answer to the misconception behind
     it (or a list of :class:`Wrong`), which :meth:`check` prints when a learner gives that answer; for a function,
-    known-wrong functions. The
-    tests prove that the solution passes and every wrong answer fails.
+    known-wrong functions. The tests prove that the solution passes and every wrong answer fails.
     """
 
     def __init__(
