@@ -5,12 +5,15 @@ the detector and its middleware, and reading a transcript. Everything else is im
 it, named for what it holds: ``from loopkit import replay_table``, ``from loopkit.boundaries import scrub_env``
 (``docs/architecture.md`` has the map). ``import loopkit`` uses only the standard library: it never imports
 pandas, numpy, matplotlib or ipywidgets; the views live in :mod:`loopkit.widgets` and :mod:`loopkit.plots`.
+``set_language("es")`` switches what loopkit shows a learner (exercise feedback, widgets, tables, plots) to
+Spanish; English is the default.
 """
 
 from .adapters import TraceError, iter_runs, iter_trace, load_trace
 from .bounded import BoundedDict, LRUDict
 from .detector import Decision, DetectorConfig, PinnedDetector, SeverityFirstDetector
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
+from .language import current_language, set_language
 from .keys import BUCKET_SIZE, SALIENT_FIELDS, read_bucket, stable_key
 from .middleware import PinnedMiddleware, RunScopedMiddleware
 from .normalize import canonical_json, normalize_args
@@ -38,11 +41,13 @@ __all__ = [
     "call_entry",
     "canonical_json",
     "check_setup",
+    "current_language",
     "fingerprint",
     "iter_runs",
     "iter_trace",
     "load_trace",
     "normalize_args",
     "read_bucket",
+    "set_language",
     "stable_key",
 ]

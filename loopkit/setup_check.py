@@ -11,6 +11,8 @@ import pathlib
 import sys
 from importlib import metadata
 
+from .language import tr
+
 MINIMUM_PYTHON = (3, 11)
 FIX = "run `make lab` again on your machine, or relaunch Binder"
 
@@ -62,10 +64,11 @@ def pin_line(name: str, pinned: str, found: str | None) -> str:
     'PROBLEM  pandas 3.1.1 is not installed: run `make lab` again on your machine, or relaunch Binder'
     """
     if found == pinned:
-        return f"OK       {name} {found}"
+        return tr("OK       {name} {version}", name=name, version=found)
     if found is None:
-        return f"PROBLEM  {name} {pinned} is not installed: {FIX}"
-    return f"PROBLEM  {name}: expected {pinned}, found {found}: {FIX}"
+        return tr("PROBLEM  {name} {version} is not installed: {fix}", name=name, version=pinned, fix=tr(FIX))
+    return tr("PROBLEM  {name}: expected {pinned}, found {found}: {fix}", name=name, pinned=pinned, found=found,
+              fix=tr(FIX))
 
 
 def python_line(version: tuple[int, ...]) -> str:
@@ -77,19 +80,21 @@ def python_line(version: tuple[int, ...]) -> str:
     'PROBLEM  Python 3.10.4 is too old: the workbook needs 3.11 or newer; install it, then run `make lab`'
     """
     if tuple(version[:2]) >= MINIMUM_PYTHON:
-        return "OK       Python 3.11 or newer"   # not the exact version: the stored output is the same on 3.12
+        return tr("OK       Python 3.11 or newer")   # not the exact version: the stored output is the same on 3.12
     shown = ".".join(map(str, version[:3]))
-    return f"PROBLEM  Python {shown} is too old: the workbook needs 3.11 or newer; install it, then run `make lab`"
+    return tr("PROBLEM  Python {version} is too old: the workbook needs 3.11 or newer; install it, then run "
+              "`make lab`", version=shown)
 
 
 def setup_lines(start: pathlib.Path | None = None) -> list[str]:
     """Every requirement's line, Python first, then loopkit, then each pinned package."""
     from loopkit import __version__
 
-    lines = [python_line(sys.version_info), f"OK       loopkit {__version__}"]
+    lines = [python_line(sys.version_info), tr("OK       {name} {version}", name="loopkit", version=__version__)]
     path = find_requirements(start)
     if path is None:
-        lines.append("PROBLEM  binder/requirements.txt not found: open the workbook from a clone of its repository")
+        lines.append(tr("PROBLEM  binder/requirements.txt not found: open the workbook from a clone of its "
+                        "repository"))
         return lines
     lines.extend(pin_line(name, pinned, installed_version(name)) for name, pinned in read_pins(path).items())
     return lines

@@ -12,8 +12,50 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 CHAPTER_NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
 
 
-def chapters() -> list[pathlib.Path]:
-    return sorted(p for p in NOTEBOOK_DIR.glob("*.ipynb") if CHAPTER_NAME.match(p.name))
+#: The language tracks and their folders: the English chapters, and their Spanish twins (tools/tracks.py).
+TRACK_DIRS = {"en": NOTEBOOK_DIR, "es": NOTEBOOK_DIR / "es"}
+
+
+def chapters(track: str = "en") -> list[pathlib.Path]:
+    return sorted(p for p in TRACK_DIRS[track].glob("*.ipynb") if CHAPTER_NAME.match(p.name))
+
+
+def all_chapters() -> list[pathlib.Path]:
+    """Every chapter of both tracks, English first."""
+    return [path for track in TRACK_DIRS for path in chapters(track)]
+
+
+def chapter_id(path: pathlib.Path) -> str:
+    """A test id that tells the tracks apart: ``05_detector.ipynb`` or ``es/05_detector.ipynb``."""
+    return path.relative_to(NOTEBOOK_DIR).as_posix()
+
+
+#: The words of the chapter template (DESIGN.md, "A chapter") in each track.
+TEMPLATE = {
+    "en": {
+        "time line": r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)",
+        "title words": ("objectives", "Prerequisites", "question"),
+        "takeaways": "Key takeaways",
+        "checklist": "checklist",
+        "exercise": "Exercise",
+        "unanswered": "not answered yet",
+        "closing sections": r"## (Exercises|Key takeaways|Checklist|Summary|What's next)",
+    },
+    "es": {
+        "time line": r"Tiempo: \d+ min \(enseñanza \d+, ejercicios \d+; ruta básica \d+\)",
+        "title words": ("objetivos", "Requisitos previos", "pregunta"),
+        "takeaways": "Ideas clave",
+        "checklist": "lista de comprobación",
+        "exercise": "Ejercicio",
+        "unanswered": "aún no tiene respuesta",
+        "closing sections": r"## (Ejercicios|Ideas clave|Lista de comprobación|Resumen|Qué sigue)",
+    },
+}
+
+
+def track_of(path: pathlib.Path) -> str:
+    """"es" for a chapter in notebooks/es/, else "en"."""
+    return "es" if path.parent == TRACK_DIRS["es"] else "en"
 
 
 def load(path: pathlib.Path) -> dict:
@@ -25,7 +67,7 @@ def source(cell: dict) -> str:
     return "".join(text) if isinstance(text, list) else text
 
 
-EXERCISE_HEADING = re.compile(r"### Exercise (\d+\.\d+): (.+)")
+EXERCISE_HEADING = re.compile(r"### (?:Exercise|Ejercicio) (\d+\.\d+): (.+)")
 
 
 def exercise_headings(nb: dict) -> list[tuple[int, str, str]]:

@@ -15,7 +15,8 @@ PACKAGE = ROOT / "loopkit"
 
 #: The layers, from the bottom; a module or a package (with everything in it) belongs to the first prefix it matches.
 LAYERS = {
-    "core helpers": ["checks", "batches", "normalize", "keys", "fingerprint", "bounded", "upstream", "_lazy"],
+    "core helpers": ["checks", "batches", "normalize", "keys", "fingerprint", "bounded", "upstream", "_lazy",
+                     "language"],
     "detector and middleware": ["detector", "middleware"],
     "replay and adapters": ["adapters", "tool_maps", "replay"],
     "teaching aids": ["patterns", "replay_table", "agent_loop", "conversation", "eviction_race", "versions", "conformance",

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from loopkit.exercises import all_questions
-from notebook_tools import ROOT, chapters, exercise_headings, load, source
+from notebook_tools import ROOT, TEMPLATE, all_chapters, chapter_id, exercise_headings, load, source, track_of
 
 QUESTIONS = all_questions()
 TESTS = ROOT / "tests"
@@ -37,7 +37,7 @@ def output_text(cell: dict) -> str:
     return "".join("".join(part) if isinstance(part, list) else part for part in parts)
 
 
-SEPARATORS = (", ", ",", " ", " -> ", " → ", "/", " then ")
+SEPARATORS = (", ", ",", " ", " -> ", " → ", "/", " then ", " luego ", " y ")
 
 
 def answer_patterns(answer) -> list[str] | None:
@@ -79,7 +79,7 @@ def leaks(path) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", all_chapters(), ids=chapter_id)
 def test_no_answer_is_on_screen_before_its_question(path):
     shown = {qid: line for qid, line in leaks(path).items() if qid not in ALLOWED_LEAKS}
     assert not shown, f"{path.name}: answers printed above their questions: {shown}"
@@ -112,14 +112,14 @@ def test_at_least_half_of_the_exercises_ask_for_code_or_a_prediction():
     assert thinking * 2 >= len(kinds), f"only {thinking} of {len(kinds)} exercises ask for code or a prediction"
 
 
-@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", all_chapters(), ids=chapter_id)
 def test_every_chapter_has_an_exercise_in_the_middle(path):
     """An exercise counts as mid-chapter when a teaching section (a ## heading) follows it."""
     nb = load(path)
     positions = exercise_positions(nb)
     sections = [i for i, cell in enumerate(nb["cells"])
                 if cell["cell_type"] == "markdown" and source(cell).startswith("## ")
-                and not re.match(r"## (Exercises|Key takeaways|Checklist|Summary|What's next)", source(cell))]
+                and not re.match(TEMPLATE[track_of(path)]["closing sections"], source(cell))]
     assert any(any(s > index for s in sections) for index in positions.values()), (
         f"{path.name}: every exercise sits after the last teaching section")
 
@@ -133,7 +133,7 @@ def test_every_known_wrong_answer_names_its_misconception(qid):
     assert not missing, f"{qid}: wrong answers without the misconception behind them: {missing}"
 
 
-@pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", all_chapters(), ids=chapter_id)
 def test_every_exercise_heading_has_a_question_and_back(path):
     number = int(path.name[:2])
     in_chapter = {qid for qid in QUESTIONS if int(qid.split(".")[0]) == number}

@@ -10,14 +10,15 @@ import sys
 import pytest
 
 import loopkit
-from notebook_tools import ROOT, chapters, code_cells, imported_modules, load, source, tags
+from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, chapters, code_cells, imported_modules, load,
+                            source, tags, track_of)
 
-CHAPTERS = chapters()
-IDS = [p.name for p in CHAPTERS]
+CHAPTERS = all_chapters()  # both tracks: the Spanish twins are products too
+IDS = [chapter_id(p) for p in CHAPTERS]
 
 
 def test_the_foundation_chapters_exist():
-    names = {p.name for p in CHAPTERS}
+    names = {p.name for p in chapters("en")}
     expected = {"00_start_here.ipynb", "01_normalization.ipynb", "02_read_buckets.ipynb", "03_fingerprints.ipynb",
                 "04_fifo_vs_lru.ipynb"}
     assert expected <= names, f"missing chapters: {sorted(expected - names)}"
@@ -63,16 +64,17 @@ def test_each_widget_view_follows_a_checked_plain_cell(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_chapter_template(path):
-    nb = load(path)
+    nb, words = load(path), TEMPLATE[track_of(path)]
     title = source(nb["cells"][0])
     assert nb["cells"][0]["cell_type"] == "markdown" and title.startswith("# "), f"{path.name}: no title cell"
-    assert re.search(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)", title), f"{path.name}: no time line"
-    for needed in ("objectives", "Prerequisites", "question"):
+    assert re.search(words["time line"], title), f"{path.name}: no time line"
+    for needed in words["title words"]:
         assert needed.lower() in title.lower(), f"{path.name}: title cell lacks {needed!r}"
     markdown = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    assert "Key takeaways" in markdown, f"{path.name}: no key takeaways"
-    assert "checklist" in markdown.lower(), f"{path.name}: no checklist back to the source"
-    assert len(re.findall(r"^### Exercise \d+\.\d+: ", markdown, re.M)) >= 3, f"{path.name}: < 3 exercises"
+    assert words["takeaways"] in markdown, f"{path.name}: no key takeaways"
+    assert words["checklist"] in markdown.lower(), f"{path.name}: no checklist back to the source"
+    exercises = re.findall(rf"^### {words['exercise']} \d+\.\d+: ", markdown, re.M)
+    assert len(exercises) >= 3, f"{path.name}: < 3 exercises"
     assert any("widgets." in source(c) for c in code_cells(nb)), f"{path.name}: no interactive view"
 
 
@@ -84,7 +86,8 @@ def test_committed_exercises_hold_placeholders_and_say_not_answered(path):
             assert "____" in code, f"{path.name}: an exercise cell holds an answer instead of ____:\n{code}"
             # nbformat stores a stream's text as a list of lines on disk; source() joins either form.
             text = "".join(source({"source": o.get("text", "")}) for o in cell.get("outputs", []))
-            assert "not answered yet" in text, f"{path.name}: unanswered check did not say so:\n{code}"
+            unanswered = TEMPLATE[track_of(path)]["unanswered"]
+            assert unanswered in text, f"{path.name}: unanswered check did not say so:\n{code}"
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)

@@ -3,7 +3,8 @@
 The model (this workbook's own estimate, from the rates below):
 
 - prose: 150 words a minute of technical prose (markdown cells, headings included);
-- a demonstration code cell: 0.75 minute to read, run and look at its output;
+- a demonstration code cell: 0.75 minute to read, run and look at its output (the cell that only sets the
+  chapter's language, ``set_language("en")``, is setup and costs nothing);
 - a widget: 4 minutes to play with (on top of its cell);
 - an exercise: 3 minutes for a value or a prediction, 7.5 for a function; the cells under an exercise heading are
   part of the exercise, not demonstrations.
@@ -75,6 +76,13 @@ def _has_widget(cell: dict) -> bool:
     return any(WIDGET_MIME in output.get("data", {}) for output in cell.get("outputs", []))
 
 
+def _sets_language_only(code: str) -> bool:
+    """True for the setup cell that only picks the chapter's language (import, call and comments)."""
+    lines = [line.split("#")[0].strip() for line in code.splitlines()]
+    return all(not line or line == "from loopkit import set_language" or line.startswith("set_language(")
+               for line in lines)
+
+
 def exercise_kinds() -> dict[str, str]:
     """The kind of every exercise, by id, from loopkit's exercise modules."""
     sys.path.insert(0, str(ROOT))
@@ -108,7 +116,7 @@ def cell_costs(cells: list[dict], kinds: dict[str, str]) -> list[tuple[str, floa
         optional = optional_level is not None
         if cell["cell_type"] == "markdown":
             costs.append(("teaching", len(text.split()) / WORDS_PER_MINUTE, optional))
-        elif text.strip() and not in_exercise:
+        elif text.strip() and not in_exercise and not _sets_language_only(text):
             costs.append(("teaching", CODE_CELL_MINUTES, optional))
         if _has_widget(cell):
             costs.append(("teaching", WIDGET_MINUTES, optional))

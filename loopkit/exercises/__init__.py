@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..language import MissingTranslation, tr
+
 __all__ = ["____", "KINDS", "Question", "Verdict", "Wrong", "all_questions", "as_tuple", "chapter_modules", "equals",
            "function_cases", "letter_set"]
 
@@ -64,10 +66,11 @@ class Verdict:
 
     def headline(self) -> str:
         if self.status == CORRECT:
-            return f"Correct! (Exercise {self.question})"
+            return tr("Correct! (Exercise {qid})", qid=self.question)
         if self.status == UNANSWERED:
-            return f"Exercise {self.question} is not answered yet: replace ____ with your answer, then run the cell."
-        return f"Not yet (Exercise {self.question}). Try again, or ask for a hint."
+            return tr("Exercise {qid} is not answered yet: replace ____ with your answer, then run the cell.",
+                      qid=self.question)
+        return tr("Not yet (Exercise {qid}). Try again, or ask for a hint.", qid=self.question)
 
     def __str__(self) -> str:
         return self.headline() if self.status == UNANSWERED else f"{self.headline()}\n{self.explanation}"
@@ -113,23 +116,26 @@ def letter_set(answer: Any) -> frozenset:
 def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = None) -> Checker:
     """A checker for a value answer: correct when it equals ``expected`` (after ``normalize``, if given).
 
-    ``why`` is the explanation shown once the answer is right. The question uses the same ``normalize`` to find
-    the misconception behind a known wrong answer.
+    ``why`` is the explanation shown once the answer is right (in the learner's language, see
+    :mod:`loopkit.language`). The question uses the same ``normalize`` to find the misconception behind a known
+    wrong answer.
     """
 
     def check(answer: Any) -> tuple[bool, str]:
         if callable(answer) and not callable(expected):
-            return False, "This exercise wants a value, not a function."
+            return False, tr("This exercise wants a value, not a function.")
         try:
             given = normalize(answer) if normalize else answer
         except Exception as exc:  # the learner's value could not even be normalized
-            return False, f"Could not read your answer {_short(answer)}: {type(exc).__name__}: {exc}"
+            return False, tr("Could not read your answer {answer}: {error}: {message}", answer=_short(answer),
+                             error=type(exc).__name__, message=exc)
         if given == expected:
-            return True, why
-        return False, (f"Your answer {_short(answer)} is not the expected value, nor one of the usual slips. "
-                       "Reread the section above the exercise, or ask for a hint.")
+            return True, tr(why)
+        return False, tr("Your answer {answer} is not the expected value, nor one of the usual slips. "
+                         "Reread the section above the exercise, or ask for a hint.", answer=_short(answer))
 
     check.normalize = normalize
+    check.why = why
     return check
 
 
@@ -138,19 +144,22 @@ def function_cases(cases: Sequence[tuple[tuple, Any]], *, why: str) -> Checker:
 
     def check(answer: Any) -> tuple[bool, str]:
         if not callable(answer):
-            return False, f"This exercise wants a function, got {type(answer).__name__}."
+            return False, tr("This exercise wants a function, got {kind}.", kind=type(answer).__name__)
         for args, expected in cases:
             shown = ", ".join(_short(a, 40) for a in args)
             try:
                 got = answer(*args)
             except Exception as exc:
-                return False, f"Your function raised {type(exc).__name__}: {exc} for input ({shown})."
+                return False, tr("Your function raised {error}: {message} for input ({shown}).",
+                                 error=type(exc).__name__, message=exc, shown=shown)
             if got is ____:
                 raise _Unanswered
             if got != expected:
-                return False, f"For input ({shown}) it returned {_short(got, 40)}, expected {_short(expected, 40)}."
-        return True, f"All {len(cases)} test cases pass. {why}"
+                return False, tr("For input ({shown}) it returned {got}, expected {expected}.", shown=shown,
+                                 got=_short(got, 40), expected=_short(expected, 40))
+        return True, tr("All {count} test cases pass.", count=len(cases)) + " " + tr(why)
 
+    check.why = why
     return check
 
 
@@ -206,6 +215,9 @@ class Question:
         if not self.misconceptions:
             raise ValueError(f"exercise {qid}: give at least one wrong answer, so the tests can prove the check fails")
         self._hint = hint
+        # A solution written out by hand may carry comments in English; one read from the function's source or
+        # from repr(solution) is code only, and is shown as it is in every language.
+        self._solution_code_is_prose = solution_code is not None
         if solution_code is None:
             if callable(solution):
                 solution_code = textwrap.dedent(inspect.getsource(solution))
@@ -227,10 +239,11 @@ class Question:
             return None
         for wrong, why in self.misconceptions:
             try:
-                if why is not None and normalize(wrong) == given:
-                    return why
+                matches = why is not None and normalize(wrong) == given
             except Exception:
                 continue
+            if matches:
+                return tr(why)
         return None
 
     def verify(self, answer: Any = ____) -> Verdict:
@@ -241,8 +254,11 @@ class Question:
             ok, explanation = self._checker(answer)
         except _Unanswered:
             return Verdict(self.qid, UNANSWERED, "")
+        except MissingTranslation:  # only in strict mode (the tests): a text nobody translated
+            raise
         except Exception as exc:  # a checker must never break "Run All"
-            return Verdict(self.qid, INCORRECT, f"Could not check that answer: {type(exc).__name__}: {exc}")
+            return Verdict(self.qid, INCORRECT, tr("Could not check that answer: {error}: {message}",
+                                                   error=type(exc).__name__, message=exc))
         if ok:
             return Verdict(self.qid, CORRECT, explanation)
         return Verdict(self.qid, INCORRECT, self._misconception_for(answer) or explanation)
@@ -253,14 +269,24 @@ class Question:
 
     def hint(self) -> None:
         """Print a hint."""
-        print(f"Hint ({self.qid}): {self._hint}")
+        print(tr("Hint ({qid}): {hint}", qid=self.qid, hint=tr(self._hint)))
 
     def solution(self) -> None:
         """Print the reference solution."""
-        print(f"Solution ({self.qid}):\n{self._solution_code}")
+        code = tr(self._solution_code) if self._solution_code_is_prose else self._solution_code
+        print(tr("Solution ({qid}):", qid=self.qid) + "\n" + code)
+
+    def texts(self) -> list[str]:
+        """Every English text this question shows a learner, so a test can prove each has a translation."""
+        texts = [self.title, self._hint, *(why for _, why in self.misconceptions if why)]
+        if getattr(self._checker, "why", None):
+            texts.append(self._checker.why)
+        if self._solution_code_is_prose:
+            texts.append(self._solution_code)
+        return texts
 
     def __repr__(self) -> str:
-        return f"<Exercise {self.qid} ({self.kind}): {self.title}>"
+        return f"<Exercise {self.qid} ({self.kind}): {tr(self.title)}>"
 
 
 def chapter_modules() -> list:

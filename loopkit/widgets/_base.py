@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as W
 
+from ..language import tr
+
 
 class View(W.VBox):
     """Controls plus a live HTML panel. ``refresh()`` re-renders; every control change calls it."""
@@ -60,11 +62,12 @@ def figure_html(fig, *, alt: str) -> str:
 
 
 def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:
-    """A small HTML table from a list of dicts (no pandas needed in the render path)."""
+    """A small HTML table from a list of dicts (no pandas needed in the render path). The column headings are
+    shown in the learner's language (:func:`loopkit.language.tr`); the cells as they are."""
     if not rows:
-        return "<i>(nothing yet)</i>"
+        return f"<i>{html.escape(tr('(nothing yet)'))}</i>"
     columns = list(columns or rows[0].keys())
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    head = "".join(f"<th>{html.escape(tr(str(c)))}</th>" for c in columns)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(str(row.get(c, '')))}</td>" for c in columns) + "</tr>" for row in rows
     )
