@@ -13,12 +13,13 @@ NODE_STAMP := $(VENV)/node/.installed
 .PHONY: lab test test-quick notebooks bench clean help
 
 help:
-	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00)"
+	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
+	@echo "                make lab TRACK=es opens the Spanish track (notebooks/es/00_empieza_aqui.ipynb)"
 	@echo "make test       set up .venv (and Debian's Chromium) if needed and run the whole test suite: unit, property,"
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
-	@echo "make notebooks  Restart & Run All: re-execute every chapter in place, top to bottom"
+	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks in place, top to bottom"
 	@echo "make bench      run the throughput benchmarks"
 
 $(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json
@@ -44,8 +45,14 @@ $(NODE_STAMP): package.json package-lock.json
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The track JupyterLab opens at: `make lab` (English), `make lab TRACK=es` (Spanish, notebooks/es/).
+TRACK ?= en
+START_en := notebooks/00_start_here.ipynb
+START_es := notebooks/es/00_empieza_aqui.ipynb
+
 lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb
+	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK))
 
 test: $(TEST_STAMP)
 	@tools/ensure_chromium.sh
@@ -57,7 +64,7 @@ test-quick: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
 notebooks: $(TEST_STAMP)
-	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb
+	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb
 
 bench: $(LAB_STAMP)
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

@@ -1,5 +1,6 @@
 """Chapter times come from one model (tools/chapter_times.py), and every place that states one agrees with it:
-each chapter's title cell, the README's map, chapter 00's map and the instructor guide's two plans."""
+each chapter's title cell, the README's map, chapter 00's map and the instructor guide's two plans; and in the
+Spanish track, each twin's title cell, its chapter 00's map and docs/es/README.md's map, with the same times."""
 
 import re
 import sys
@@ -12,7 +13,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import chapter_times  # noqa: E402
 import plans  # noqa: E402
 
-ROW = re.compile(r"^\| (\d\d) \| \[([^\]]+)\]\((?:notebooks/)?(\d\d_[a-z0-9_]+\.ipynb)\) \| (.+?) \| (\d+) min \| (\d+) min \|$",
+ROW = re.compile(r"^\| (\d\d) \| \[([^\]]+)\]\((?:[./a-z]*/)?(\d\d_[a-z0-9_]+\.ipynb)\) \| (.+?) \| (\d+) min \| (\d+) min \|$",
                  re.M)
 TIMES = chapter_times.all_times()
 
@@ -27,6 +28,25 @@ def test_readme_and_chapter_00_maps_agree_and_list_every_chapter():
     on_disk = {p.name[:2]: p.name for p in chapters()}
     assert readme == start
     assert {n: row[1] for n, row in readme.items()} == on_disk
+
+
+def test_the_spanish_maps_list_every_spanish_chapter_with_the_english_times():
+    english = {n: row[3:] for n, row in rows((ROOT / "README.md").read_text(encoding="utf-8")).items()}
+    on_disk = {p.name[:2]: p.name for p in chapters("es")}
+    start = chapters("es")[0]
+    for where, text in ((start.name, "\n".join(source(c) for c in load(start)["cells"])),
+                        ("docs/es/README.md", (ROOT / "docs" / "es" / "README.md").read_text(encoding="utf-8"))):
+        found = rows(text)
+        assert {n: row[1] for n, row in found.items()} == on_disk, f"{where}: the map does not list notebooks/es/"
+        assert {n: row[3:] for n, row in found.items()} == english, f"{where}: times differ from the README's"
+
+
+def test_the_spanish_time_line_states_the_same_numbers():
+    time = chapter_times.ChapterTime("05", 35, 20, 35)
+    assert time.title_line() == "Time: 55 min (teaching 35, exercises 20; core path 35)"
+    assert time.title_line("es") == "Tiempo: 55 min (enseñanza 35, ejercicios 20; ruta básica 35)"
+    stale = chapter_times._fix_title("# 05\n\nTiempo: 50 min (enseñanza 30, ejercicios 20; ruta básica 35)", time, "es")
+    assert "Tiempo: 55 min (enseñanza 35" in stale
 
 
 def test_every_stated_time_is_the_models():
@@ -51,6 +71,8 @@ def test_the_model_counts_words_cells_widgets_and_exercises():
     cells = [
         {"cell_type": "markdown", "source": "# Title\n" + "word " * 298},                       # 300 words: 2 min
         {"cell_type": "code", "source": "x = 1", "outputs": []},                                  # 0.75
+        {"cell_type": "code", "source": 'from loopkit import set_language\n\nset_language("en")  # or "es"',
+         "outputs": []},                                                                          # setup: 0
         {"cell_type": "code", "source": "view()", "outputs": [widget]},                           # 0.75 + 4
         {"cell_type": "markdown", "source": "### Exercise 1.1: a value"},                         # 3, 5 words
         {"cell_type": "code", "source": "q1.check(____)", "outputs": []},                        # part of it

@@ -8,7 +8,7 @@ import urllib.parse
 
 import pytest
 
-from notebook_tools import ROOT, chapters, exercise_headings, load
+from notebook_tools import ROOT, chapters, exercise_headings, load, source
 
 DOCS = ROOT / "docs"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -76,6 +76,23 @@ def test_nbgitpuller_link_opens_chapter_00_in_jupyterlab():
     assert (ROOT / urlpath.split("?")[0].removeprefix(f"lab/tree/{repo}/")).exists()
 
 
+def test_the_spanish_hub_link_differs_only_in_opening_the_spanish_chapter_00():
+    hub = (DOCS / "jupyterhub.md").read_text(encoding="utf-8")
+    english, spanish = re.findall(r"```text\n(https://\S+)\n```", hub)[:2]
+    en, es = (urllib.parse.parse_qs(urllib.parse.urlsplit(link).query) for link in (english, spanish))
+    assert {k: v for k, v in es.items() if k != "urlpath"} == {k: v for k, v in en.items() if k != "urlpath"}
+    assert es["urlpath"] == [en["urlpath"][0].replace("notebooks/00_start_here", "notebooks/es/00_empieza_aqui")]
+    assert (ROOT / "notebooks" / "es" / "00_empieza_aqui.ipynb").exists()
+
+
+def test_readme_opens_with_the_spanish_section_and_its_binder_badge():
+    top = "\n".join(README.splitlines()[:8])
+    assert "**En español:**" in top and "](docs/es/README.md)" in top, "no Spanish lines at the top of the README"
+    badge = re.search(r"\(https://mybinder\.org/v2/gh/[^/]+/[^/]+/main\?labpath=([^)]+)\)", top.split("**En español:**")[1])
+    assert badge and urllib.parse.unquote(badge.group(1)) == "notebooks/es/00_empieza_aqui.ipynb"
+    assert (ROOT / urllib.parse.unquote(badge.group(1))).exists()
+
+
 def test_readme_pins_a_workshop_link_to_a_release_tag():
     binder = section(README, "## Binder and workshops")
     badge = re.search(r"https://mybinder\.org/v2/gh/[^/]+/[^/]+/main\?labpath=notebooks%2F00_start_here\.ipynb", README)
@@ -98,10 +115,61 @@ def test_glossary_defines_the_chapters_terms_in_order():
         assert any(t.startswith(needed) for t in lowered), f"the glossary lacks {needed!r}"
 
 
-@pytest.mark.parametrize("page", sorted(p.name for p in DOCS.glob("*.md")))
+@pytest.mark.parametrize("page", sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")))
 def test_relative_links_in_docs_resolve(page):
     text = (DOCS / page).read_text(encoding="utf-8")
+    folder = (DOCS / page).parent
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if re.match(r"[a-z]+:", target):
             continue
-        assert (DOCS / target).exists(), f"docs/{page} links to {target}, which does not exist"
+        assert (folder / target).exists(), f"docs/{page} links to {target}, which does not exist"
+
+
+#: The terms issue 15 fixed for the Spanish track, with the English term the glossary must show beside each.
+SPANISH_TERMS = {
+    "huella": "fingerprint",
+    "intervalo de lectura": "read bucket",
+    "normalización": "normalization",
+    "multiplicidad": "multiplicity",
+    "expulsión por inserción": "insertion-order eviction",
+    "detector de bucles": "loop detector",
+    "aviso": "warning",
+    "parada forzada": "forced stop",
+    "ventana deslizante": "sliding window",
+    "commit fijado": "pinned commit",
+}
+
+#: Renderings the Spanish track does not use, and the term it uses instead.
+NOT_OUR_TERMS = {
+    "cubeta": "intervalo de lectura",
+    "huella digital": "huella",
+    "advertencia": "aviso",
+    "ventana móvil": "ventana deslizante",
+    "ventana corrediza": "ventana deslizante",
+    "detector de ciclos": "detector de bucles",
+    "commit anclado": "commit fijado",
+    "desalojo": "expulsión",
+}
+
+
+def test_the_spanish_glossary_lists_each_term_with_its_english_name():
+    glossary = (DOCS / "es" / "glosario.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^\*\*(.+?)\*\* \(([^)]*)\)", glossary, re.M)
+    plain = [term.strip("`").lower() for term, _ in entries]
+    assert plain == sorted(plain, key=lambda t: t.replace("á", "a").replace("é", "e").replace("í", "i")
+                           .replace("ó", "o").replace("ú", "u")), "the Spanish terms are not in alphabetical order"
+    for spanish, english in SPANISH_TERMS.items():
+        beside = [note for term, note in entries if term.lower().startswith(spanish)]
+        assert beside, f"docs/es/glosario.md has no entry for {spanish!r}"
+        assert english in beside[0].lower(), f"{spanish!r} should show the English term {english!r} beside it"
+
+
+@pytest.mark.parametrize("path", chapters("es") + sorted((DOCS / "es").glob("*.md")), ids=lambda p: p.name)
+def test_the_spanish_track_uses_its_own_terms(path):
+    if path.suffix == ".ipynb":
+        text = "\n".join(source(c) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+    else:
+        text = path.read_text(encoding="utf-8")
+    prose = re.sub(r"`[^`]*`", "", text).lower()
+    found = {word: ours for word, ours in NOT_OUR_TERMS.items() if re.search(rf"\b{word}", prose)}
+    assert not found, f"{path.name} says {sorted(found)}; the glossary's terms are {found}"

@@ -13,7 +13,9 @@ A chapter marks a section as optional with a heading that ends in "(optional)"; 
 heading of the same or a higher level. The chapter's *core path* leaves its optional sections out.
 
 Teaching and exercise minutes are each rounded up to 5, for the whole chapter and for its core path. Every place that states a time reads it from here:
-the chapter's title cell, the README's map, chapter 00's map and the instructor guide's two plans.
+the chapter's title cell, the README's map, chapter 00's map and the instructor guide's two plans, and in the
+Spanish track each twin's title cell, its chapter 00's map and the map in docs/es/README.md (a twin states its
+English chapter's times).
 
     python tools/chapter_times.py           # print the table
     python tools/chapter_times.py --write   # rewrite the stated times where they differ
@@ -42,7 +44,15 @@ EXERCISE_MINUTES = {"value": 3, "prediction": 3, "function": 7.5}
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 HEADING = re.compile(r"^(#{1,6}) (.*)$")
 EXERCISE_HEADING = re.compile(r"^### Exercise (\d+\.\d+):")
-TIME_LINE = re.compile(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)")
+#: The time line of a chapter's title cell, in each track's words; a Spanish twin states its English chapter's
+#: times (the twins have the same cells and exercises, so the plans apply to both tracks).
+TIME_LINES = {
+    "en": (re.compile(r"Time: \d+ min \(teaching \d+, exercises \d+; core path \d+\)"),
+           "Time: {total} min (teaching {teaching}, exercises {exercises}; core path {core})"),
+    "es": (re.compile(r"Tiempo: \d+ min \(enseñanza \d+, ejercicios \d+; ruta básica \d+\)"),
+           "Tiempo: {total} min (enseñanza {teaching}, ejercicios {exercises}; ruta básica {core})"),
+}
+SPANISH = NOTEBOOKS / "es"
 
 
 @dataclass(frozen=True)
@@ -58,8 +68,9 @@ class ChapterTime:
     def total(self) -> int:
         return self.teaching + self.exercises
 
-    def title_line(self) -> str:
-        return f"Time: {self.total} min (teaching {self.teaching}, exercises {self.exercises}; core path {self.core})"
+    def title_line(self, track: str = "en") -> str:
+        return TIME_LINES[track][1].format(total=self.total, teaching=self.teaching, exercises=self.exercises,
+                                           core=self.core)
 
 
 def round_up(minutes: float) -> int:
@@ -135,8 +146,8 @@ def chapter_time(path: pathlib.Path, kinds: dict[str, str]) -> ChapterTime:
     return ChapterTime(path.name[:2], round_up(teaching), round_up(exercises), core)
 
 
-def chapters() -> list[pathlib.Path]:
-    return sorted(p for p in NOTEBOOKS.glob("*.ipynb") if CHAPTER_NAME.match(p.name))
+def chapters(folder: pathlib.Path = NOTEBOOKS) -> list[pathlib.Path]:
+    return sorted(p for p in folder.glob("*.ipynb") if CHAPTER_NAME.match(p.name))
 
 
 def all_times() -> dict[str, ChapterTime]:
@@ -158,8 +169,8 @@ def _fix_map(text: str, times: dict[str, ChapterTime]) -> str:
     return MAP_ROW.sub(row, text)
 
 
-def _fix_title(text: str, time: ChapterTime) -> str:
-    return TIME_LINE.sub(time.title_line(), text, count=1)
+def _fix_title(text: str, time: ChapterTime, track: str = "en") -> str:
+    return TIME_LINES[track][0].sub(time.title_line(track), text, count=1)
 
 
 def _rewrite_notebook(path: pathlib.Path, change) -> bool:
@@ -185,25 +196,28 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
     from plans import render_plans  # tools/plans.py: the instructor plans, built on these times
 
     stale = []
-    for path in chapters():
-        time = times[path.name[:2]]
-        first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]
-        if _fix_title(_text(first), time) != _text(first):
-            stale.append(f"{path.name}: title cell")
+    for track, folder in (("en", NOTEBOOKS), ("es", SPANISH)):
+        for path in chapters(folder):
+            time = times[path.name[:2]]
+            first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]
+            if _fix_title(_text(first), time, track) != _text(first):
+                stale.append(f"{path.relative_to(NOTEBOOKS)}: title cell")
+                if write:
+                    _rewrite_notebook(path, lambda text, time=time, track=track: _fix_title(text, time, track)
+                                      if text.startswith("# ") else text)
+    for start in (NOTEBOOKS / "00_start_here.ipynb", *chapters(SPANISH)[:1]):
+        if any(_fix_map(_text(c), times) != _text(c) for c in json.loads(start.read_text(encoding="utf-8"))["cells"]):
+            stale.append(f"{start.relative_to(NOTEBOOKS)}: chapter map")
             if write:
-                _rewrite_notebook(path, lambda text, time=time: _fix_title(text, time) if text.startswith("# ")
-                                  else text)
-    start = NOTEBOOKS / "00_start_here.ipynb"
-    if any(_fix_map(_text(c), times) != _text(c) for c in json.loads(start.read_text(encoding="utf-8"))["cells"]):
-        stale.append(f"{start.name}: chapter map")
-        if write:
-            _rewrite_notebook(start, lambda text: _fix_map(text, times))
-    readme = ROOT / "README.md"
-    stated = readme.read_text(encoding="utf-8")
-    if _fix_map(stated, times) != stated:
-        stale.append("README.md: chapter map")
-        if write:
-            readme.write_text(_fix_map(stated, times), encoding="utf-8")
+                _rewrite_notebook(start, lambda text: _fix_map(text, times))
+    for page in (ROOT / "README.md", ROOT / "docs" / "es" / "README.md"):
+        if not page.exists():
+            continue
+        stated = page.read_text(encoding="utf-8")
+        if _fix_map(stated, times) != stated:
+            stale.append(f"{page.relative_to(ROOT)}: chapter map")
+            if write:
+                page.write_text(_fix_map(stated, times), encoding="utf-8")
     guide = ROOT / "docs" / "instructor.md"
     stated = guide.read_text(encoding="utf-8")
     try:

@@ -85,16 +85,16 @@ def main(argv: list[str] | None = None) -> int:
             english = stamp(path.resolve())
             print(f"stamped {path}: translates {english.relative_to(ROOT)} as it is now")
         return 0
-    stale = 0
+    behind = 0
     for english, spanish in twins():
         if spanish is None:
-            state = "MISSING"
+            state, behind = "MISSING", behind + 1
         elif is_stale(english, spanish):
-            state, stale = "STALE  ", stale + 1
+            state, behind = "STALE  ", behind + 1
         else:
             state = "ok     "
         print(f"{state} {english.relative_to(ROOT)} -> {spanish.relative_to(ROOT) if spanish else '?'}")
-    return 1 if stale else 0
+    return 1 if behind else 0
 
 
 if __name__ == "__main__":

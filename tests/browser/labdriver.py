@@ -289,7 +289,8 @@ class ChapterPage:
         # Cells off screen are painted lazily (CSS content-visibility): give the lab a moment to paint the view.
         self.page.wait_for_timeout(500)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        path = SCREENSHOTS / f"{self.notebook.stem}{suffix}.png"
+        track_and_name = self.notebook.relative_to(ROOT / "notebooks").with_suffix("").as_posix().replace("/", "-")
+        path = SCREENSHOTS / f"{track_and_name}{suffix}.png"   # es-05_detector.png for the Spanish twin
         self.page.screenshot(path=str(path))
         return path
 

@@ -3,7 +3,7 @@
 nbval proves that each chapter's stored outputs come back from a fresh kernel. It cannot prove that the lab shows
 them: that the widget views render as live widgets (not "Error displaying widget: model not found"), that the
 controls talk to the kernel, that nothing prints a traceback. These tests do, for whichever chapters
-``notebooks/NN_*.ipynb`` holds. Screenshots land in ``build/screenshots/``.
+``notebooks/NN_*.ipynb`` and its Spanish twins ``notebooks/es/NN_*.ipynb`` hold. Screenshots land in ``build/screenshots/``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import pytest
 from playwright.sync_api import expect
 
 from lab_fixtures import chromium, lab_server, open_chapter, page  # noqa: F401  (pytest fixtures)
-from notebook_tools import NOTEBOOK_DIR, chapters
+from notebook_tools import NOTEBOOK_DIR, all_chapters, chapter_id, chapters
 
 pytestmark = pytest.mark.browser
 
-CHAPTERS = chapters()
+CHAPTERS = chapters()          # the English chapters, for the tests that drive one view
+BOTH_TRACKS = all_chapters()   # every chapter of both tracks runs in the lab
 
 
 def chapter(number: str):
@@ -52,7 +53,7 @@ def test_the_lab_runs_with_the_workbook_settings(lab_server):
     assert defaults["checkForUpdates"] is False, f"the update check is on: {defaults}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+@pytest.mark.parametrize("path", BOTH_TRACKS, ids=[chapter_id(p) for p in BOTH_TRACKS])
 def test_chapter_restarts_and_runs_all_in_the_lab(open_chapter, path):
     page = open_chapter(path)
     state = page.restart_and_run_all()

@@ -1,0 +1,47 @@
+"""Restart & Run All for every chapter of both tracks, timed (not a test: numbers vary by machine).
+
+The goal (issue 15): every chapter, English or Spanish, runs top to bottom in a fresh kernel in under 10 s on a
+2-core machine, so a learner's Restart & Run All never feels stuck. Each chapter runs in memory, as
+tools/run_notebooks.py runs it, but nothing is written back. The kernel's start-up is inside the time.
+
+Usage: python benchmarks/bench_restart_run_all.py [CHAPTER.ipynb ...]   (default: every chapter of both tracks)
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GOAL_SECONDS = 10.0
+
+
+def restart_and_run_all(path: pathlib.Path) -> float:
+    """Seconds from a fresh kernel's start to the last cell's output."""
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    started = time.perf_counter()
+    client.execute()
+    return time.perf_counter() - started
+
+
+def main(argv: list[str]) -> int:
+    paths = [pathlib.Path(a) for a in argv] or sorted(
+        [*ROOT.glob("notebooks/[0-9][0-9]_*.ipynb"), *ROOT.glob("notebooks/es/[0-9][0-9]_*.ipynb")])
+    over = 0
+    for path in paths:
+        seconds = restart_and_run_all(path)
+        flag = "" if seconds < GOAL_SECONDS else f"   over the {GOAL_SECONDS:.0f} s goal"
+        over += bool(flag)
+        print(f"{seconds:6.2f} s  {path.relative_to(ROOT) if path.is_absolute() else path}{flag}")
+    print(f"{len(paths)} chapters, {over} over {GOAL_SECONDS:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
