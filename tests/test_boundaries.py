@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from loopkit import boundaries as b
 from loopkit import fingerprint
+from loopkit.language import set_language
 
 # ------------------------------------------------------------------------------------------------ evidence levels
 
@@ -817,3 +818,67 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
     assert rank[b.recommend_deployment("several people", reachable, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, True, creds, untrusted, persistent).choice] >= base
     assert rank[b.recommend_deployment(users, reachable, True, untrusted, persistent).choice] >= base
+
+
+
+# --------------------------------------------------------------------------------------------- the Spanish track
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_source_table_translates_headings_and_prose_but_not_the_facts(spanish):
+    row = b.deerflow_source_table()[0]
+    assert row == {
+        "tema": "contexto duradero",
+        "qué hace DeerFlow": "contrato de autoridad en un mensaje de sistema; resumen, delegaciones y archivos de skill "
+        "en un único mensaje humano oculto marcado como datos, añadido solo a cada petición al modelo",
+        "archivo": "durable_context_middleware.py",
+        "leído en": "00e4f549",
+        "issues / PR": "#3887, #4040",
+        "¿commit fijado?": "no",
+    }
+    assert b.deerflow_source_table()[3]["issues / PR"] == "no se encontró ninguno"
+    pinned = b.DEERFLOW_SOURCES[0]._replace(commit="f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be")
+    assert b.deerflow_source_table([pinned])[0]["¿commit fijado?"] == "sí"
+
+
+def test_in_spanish_the_rule_tables_name_deerflows_commit_and_keep_names_and_values(spanish):
+    assert b.env_rules_table(["KEYBOARD_LAYOUT", "GH_PAT"]) == [
+        {"nombre": "KEYBOARD_LAYOUT", "DeerFlow en 4f474b53": "eliminada", "este cuaderno": "conservada"},
+        {"nombre": "GH_PAT", "DeerFlow en 4f474b53": "conservada", "este cuaderno": "eliminada"},
+    ]
+    assert b.header_rules_table(["run-42", "tab\tinside", "token\n", "café", " padded"]) == [
+        {"valor": "'run-42'", "DeerFlow en 87d6d612": "enviado", "este cuaderno": "enviado"},
+        {"valor": "'tab\\tinside'", "DeerFlow en 87d6d612": "enviado",
+         "este cuaderno": "rechazado: contiene un carácter de control (U+0009) en el índice 3"},
+        {"valor": "'token\\n'", "DeerFlow en 87d6d612": "rechazado: contiene un salto de línea o un NUL",
+         "este cuaderno": "rechazado: contiene un LF (salto de línea) en el índice 5"},
+        {"valor": "'café'", "DeerFlow en 87d6d612": "rechazado: contiene un carácter fuera de ASCII",
+         "este cuaderno": "rechazado: contiene un carácter no ASCII en el índice 3"},
+        {"valor": "' padded'", "DeerFlow en 87d6d612": "rechazado: empieza o termina con un espacio o un tabulador",
+         "este cuaderno": "rechazado: empieza o termina con un espacio"},
+    ]
+
+
+def test_in_spanish_errors_stay_english_and_a_bad_header_name_is_an_error_not_a_row(spanish):
+    with pytest.raises(b.HeaderValueError, match=r"^header X-Run-Id: value rejected, it contains a NUL at index 1$"):
+        b.validate_header_value("X-Run-Id", "a\x00b")
+    with pytest.raises(b.HeaderValueError, match="header name must be a non-empty HTTP token"):
+        b.header_rules_table(["run-42"], name="X Run")
+
+
+def test_in_spanish_the_deployment_table_and_the_advice_read_in_spanish_but_choose_in_english(spanish):
+    rows = b.deployment_table()
+    assert [r["opción"] for r in rows] == ["evaluación local", "despliegue aislado", "despliegue compartido"]
+    assert set(rows[0]) == {"opción", "en quién se confía", "estado", "qué configurar"}
+    assert rows[1]["estado"] == "el sandbox y el volumen propios de ese despliegue"
+    advice = b.recommend_deployment("only me", True, False, False, True)
+    assert advice.choice == "shared"
+    assert advice.reasons == ("otros pueden llegar a ella por la red: cada petición es un cliente que no controlas",
+                              "el estado debe persistir: necesita su propio almacenamiento")
+    assert advice.configure.startswith("autenticación, strip_server_owned en cada petición")

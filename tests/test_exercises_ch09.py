@@ -9,6 +9,7 @@ import pytest
 from loopkit import boundaries as b
 from loopkit import fingerprint
 from loopkit.exercises import ch09
+from loopkit.language import set_language
 from notebook_tools import ROOT, load, source
 
 CHAPTER = ROOT / "notebooks" / "09_boundaries.ipynb"
@@ -104,3 +105,28 @@ def test_9_8_explains_the_word_versus_fragment_misconception():
     verdict = ch09.q8.verify({"DB_PASSWORD"})
     assert verdict.status == "incorrect" and "fragment" in verdict.explanation
     assert ch09.q8.verify(["keyboard_layout", "TOKENIZERS_PARALLELISM", " DB_PASSWORD "]).ok
+
+
+def test_9_8_word_rule_names_exactly_deerflows_fragments():
+    """_WORD_RULE is written out (so it can be translated): it must still list DEERFLOW_ENV_FRAGMENTS, in order."""
+    listed = ch09._WORD_RULE.split("fragments ", 1)[1].rstrip(".").split(", ")
+    assert listed == list(b.DEERFLOW_ENV_FRAGMENTS)
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_custom_checkers_answer_in_spanish(spanish):
+    assert ch09.q5.verify("c").explanation.startswith("Denegar por defecto: una credencial declarada vacía")
+    assert ch09.q5.verify("z").explanation == "Responde con una letra de la a a la d; 'z' no lo es."
+    assert ch09.q8.verify({"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}).explanation.startswith(
+        "DeerFlow busca seis fragmentos en cualquier parte del nombre")
+    assert ch09.q8.verify({"HOME", "PATH"}).explanation == (
+        "Tu respuesta ['HOME', 'PATH'] no es el conjunto que elimina la regla de DeerFlow.")
+    assert ch09.q8.verify({"GH_PAT", "DB_PASSWORD"}).explanation.startswith("AUTH y PAT son palabras secretas")
+    assert ch09.q8.verify("GH_PAT").explanation == "da una colección de nombres, como {'PATH', 'HOME'}"
+    assert "se recibió int" in ch09.q7.verify((1, 2, 3)).explanation

@@ -1,8 +1,11 @@
 """Chapter 09's deployment advisor: the rows it shows, the panel that shows them, then the live view driven through
 its controls. The decision itself is loopkit.boundaries.recommend_deployment (tests/test_boundaries.py)."""
 
+import pytest
+
 from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
+from loopkit.language import set_language
 from loopkit.boundaries import DEPLOYMENTS, recommend_deployment
 from loopkit.widgets.deployment import QUESTIONS, deployment_rows, render_advice
 
@@ -44,4 +47,28 @@ def test_the_view_starts_local_and_follows_its_controls():
 
 def test_the_view_offers_exactly_the_two_user_answers():
     view = widgets.deployment_advisor()
-    assert list(view.controls["users"].options) == ["only me", "several people"]
+    # (label, value) pairs: the label may be translated, the value is recommend_deployment's own word
+    assert list(view.controls["users"].options) == [("only me", "only me"), ("several people", "several people")]
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_view_asks_and_advises_in_spanish_while_its_values_stay_english(spanish):
+    view = widgets.deployment_advisor()
+    assert view.children[0].value == "<b>¿Qué despliegue encaja?</b>"
+    assert view.controls["users"].description == "¿Quién usa una misma instancia en ejecución?"
+    assert view.controls["persistent_state"].description == "¿Deben la memoria o los hilos sobrevivir al proceso?"
+    assert list(view.controls["users"].options) == [("solo yo", "only me"), ("varias personas", "several people")]
+    view.controls["users"].value = "several people"
+    panel = view.panel.value
+    assert 'data-choice="shared"' in panel
+    assert text(panel).startswith("Recomendado: despliegue compartido varias personas usan una instancia: cada una "
+                                  "necesita una identidad que asigne el servidor")
+    rows = tables(panel)[0]
+    assert [row[""] for row in rows] == ["en quién se confía", "dónde persiste el estado", "qué debes configurar"]
+    assert rows[0]["despliegue compartido"] == "ningún cliente: la identidad solo sale de la autenticación"

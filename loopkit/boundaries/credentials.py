@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..checks import require_str, require_strs
+from ..language import tr
 from .sources import deerflow_column
 
 __all__ = ["SECRET_WORDS", "SECRET_SUFFIXES", "HARMLESS_WORDS", "DEFAULT_ALLOW", "is_secret_name", "scrub_env",
@@ -119,6 +120,8 @@ def deerflow_scrubs(name: str) -> bool:
 def env_rules_table(names: Iterable[str]) -> list[dict[str, str]]:
     """One row per name: does DeerFlow's rule scrub it, and does :func:`scrub_env` (allow-list included)?
 
+    Headings and verdicts are in the learner's language (:func:`loopkit.language.tr`); the names stay as they are.
+
     >>> env_rules_table(["PATH"])
     [{'name': 'PATH', 'DeerFlow at 4f474b53': 'kept', 'this workbook': 'kept'}]
     """
@@ -127,9 +130,9 @@ def env_rules_table(names: Iterable[str]) -> list[dict[str, str]]:
     column = deerflow_column("sandbox env")
     return [
         {
-            "name": name,
-            column: "scrubbed" if deerflow_scrubs(name) else "kept",
-            "this workbook": "kept" if name in kept_here else "scrubbed",
+            tr("name"): name,
+            column: tr("scrubbed") if deerflow_scrubs(name) else tr("kept"),
+            tr("this workbook"): tr("kept") if name in kept_here else tr("scrubbed"),
         }
         for name in listed
     ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..language import tr
+
 __all__ = ["Deployment", "DEPLOYMENTS", "deployment_table", "Recommendation", "USER_CHOICES", "recommend_deployment"]
 
 
@@ -39,16 +41,22 @@ DEPLOYMENTS = {
 
 
 def deployment_table() -> list[dict[str, str]]:
-    """:data:`DEPLOYMENTS` as a list of dicts, ready for ``pandas.DataFrame``.
+    """:data:`DEPLOYMENTS` as a list of dicts, ready for ``pandas.DataFrame``, headings and cells in the learner's
+    language (:func:`loopkit.language.tr`).
 
     >>> [row["option"] for row in deployment_table()]
     ['local evaluation', 'isolated deployment', 'shared deployment']
     """
-    return [d._asdict() for d in DEPLOYMENTS.values()]
+    return [
+        {tr("option"): tr(d.option), tr("trusted"): tr(d.trusted), tr("state"): tr(d.state),
+         tr("configure"): tr(d.configure)}
+        for d in DEPLOYMENTS.values()
+    ]
 
 
 class Recommendation(NamedTuple):
-    """The advised option (a key of :data:`DEPLOYMENTS`), the answers that decided it, and what to configure."""
+    """The advised option (a key of :data:`DEPLOYMENTS`, always English), the answers that decided it, and what to
+    configure (both in the learner's language)."""
 
     choice: str
     reasons: tuple[str, ...]
@@ -110,4 +118,4 @@ def recommend_deployment(
         choice, reasons = "isolated", isolated
     else:
         choice, reasons = "local", ["one user, no real credentials, no untrusted content, nothing to keep"]
-    return Recommendation(choice, tuple(reasons), DEPLOYMENTS[choice].configure)
+    return Recommendation(choice, tuple(tr(reason) for reason in reasons), tr(DEPLOYMENTS[choice].configure))

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from ..checks import require_str, require_strs
+from ..language import tr
 from .sources import deerflow_column
 
 __all__ = ["HeaderValueError", "validate_header_value", "deerflow_header_refusal", "header_rules_table"]
@@ -21,7 +22,29 @@ class HeaderValueError(ValueError):
 
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
-_CONTROL_NAMES = {"\r": "a CR (carriage return)", "\n": "an LF (line feed)", "\x00": "a NUL"}
+
+# Why a value is refused, as English templates: the error message fills them in, and header_rules_table passes them
+# through tr. A few control characters have a name of their own; the others are named by their code point.
+_NAMED_CONTROLS = {
+    "\r": "it contains a CR (carriage return) at index {index}",
+    "\n": "it contains an LF (line feed) at index {index}",
+    "\x00": "it contains a NUL at index {index}",
+}
+_OTHER_CONTROL = "it contains a control character (U+{code}) at index {index}"
+_NON_ASCII = "it contains a non-ASCII character at index {index}"
+_SURROUNDING_SPACE = "it starts or ends with a space"
+
+
+def _value_problem(value: str) -> tuple[str, dict[str, str | int]] | None:
+    """Why ``value`` may not be sent, as an English template and its fields, or ``None`` when it may."""
+    for index, char in enumerate(value):
+        if unicodedata.category(char) == "Cc":
+            return _NAMED_CONTROLS.get(char, _OTHER_CONTROL), {"index": index, "code": f"{ord(char):04X}"}
+        if not " " <= char <= "~":
+            return _NON_ASCII, {"index": index}
+    if value != value.strip(" "):
+        return _SURROUNDING_SPACE, {}
+    return None
 
 
 def validate_header_value(name: str, value: str) -> str:
@@ -47,14 +70,10 @@ def validate_header_value(name: str, value: str) -> str:
         )
     if not isinstance(value, str):
         raise HeaderValueError(f"header {name}: value must be a str, got {type(value).__name__}")
-    for index, char in enumerate(value):
-        if unicodedata.category(char) == "Cc":
-            kind = _CONTROL_NAMES.get(char, f"a control character (U+{ord(char):04X})")
-            raise HeaderValueError(f"header {name}: value rejected, it contains {kind} at index {index}")
-        if not " " <= char <= "~":
-            raise HeaderValueError(f"header {name}: value rejected, it contains a non-ASCII character at index {index}")
-    if value != value.strip(" "):
-        raise HeaderValueError(f"header {name}: value rejected, it starts or ends with a space")
+    problem = _value_problem(value)
+    if problem is not None:
+        template, fields = problem
+        raise HeaderValueError(f"header {name}: value rejected, " + template.format(**fields))
     return value
 
 
@@ -85,18 +104,21 @@ def deerflow_header_refusal(value: str) -> str | None:
 def header_rules_table(values: Iterable[str], name: str = "X-Run-Id") -> list[dict[str, str]]:
     """One row per value (shown as its ``repr``): what DeerFlow's check and :func:`validate_header_value` do with it.
 
+    Headings and verdicts are in the learner's language (:func:`loopkit.language.tr`).
+
     >>> header_rules_table(["run-42"])
     [{'value': "'run-42'", 'DeerFlow at 87d6d612': 'sent', 'this workbook': 'sent'}]
     """
     column = deerflow_column("header values")
+    validate_header_value(name, "")  # a bad header name is an error here, not a refusal in every row
     rows = []
     for value in require_strs("values", values):
-        deerflow = deerflow_header_refusal(value)
-        try:
-            validate_header_value(name, value)
-            here = "sent"
-        except HeaderValueError as exc:
-            here = "refused: " + str(exc).split("value rejected, ", 1)[-1]  # the reason, without the header name
-        rows.append({"value": repr(value), column: "sent" if deerflow is None else f"refused: {deerflow}",
-                     "this workbook": here})
+        template, fields = _value_problem(value) or (None, {})
+        rows.append({tr("value"): repr(value), column: _verdict(deerflow_header_refusal(value)),
+                     tr("this workbook"): _verdict(template, **fields)})
     return rows
+
+
+def _verdict(reason: str | None, **fields) -> str:
+    """A table cell: "sent", or "refused:" and the reason, in the learner's language."""
+    return tr("sent") if reason is None else tr("refused: {reason}", reason=tr(reason, **fields))

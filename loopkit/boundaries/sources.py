@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from ..language import tr
 from ..upstream import COMMIT, REPO
 
 __all__ = ["DeerFlowSource", "DEERFLOW_SOURCES", "deerflow_source_url", "deerflow_source_table", "deerflow_column"]
@@ -115,24 +116,31 @@ def deerflow_source_url(source: DeerFlowSource) -> str:
 def deerflow_source_table(sources: Iterable[DeerFlowSource] = DEERFLOW_SOURCES) -> list[dict[str, str]]:
     """One row per source: topic, behaviour, file, commit read (8 characters), threads, and whether it is the pin.
 
+    The headings, topics and summaries are in the learner's language (:func:`loopkit.language.tr`); file names,
+    commits and thread numbers are facts and stay as they are.
+
     >>> deerflow_source_table()[0]["read at"], deerflow_source_table()[0]["pinned commit?"]
     ('00e4f549', 'no')
     """
     return [
         {
-            "topic": source.topic,
-            "what DeerFlow does": source.what,
-            "file": source.path.rsplit("/", 1)[1],
-            "read at": source.commit[:8],
-            "issues / PRs": source.threads,
-            "pinned commit?": "yes" if source.commit == COMMIT else "no",
+            tr("topic"): tr(source.topic),
+            tr("what DeerFlow does"): tr(source.what),
+            tr("file"): source.path.rsplit("/", 1)[1],
+            tr("read at"): source.commit[:8],
+            tr("issues / PRs"): tr(source.threads) if source.threads == "none found" else source.threads,
+            tr("pinned commit?"): tr("yes") if source.commit == COMMIT else tr("no"),
         }
         for source in sources
     ]
 
 
-
 def deerflow_column(topic: str) -> str:
-    """The column title for DeerFlow's behaviour on ``topic``: "DeerFlow at" and the commit where it was read."""
+    """The column title for DeerFlow's behaviour on ``topic`` (its English name): "DeerFlow at" and the commit where
+    it was read, in the learner's language.
+
+    >>> deerflow_column("header values")
+    'DeerFlow at 87d6d612'
+    """
     source = next(s for s in DEERFLOW_SOURCES if s.topic == topic)
-    return f"DeerFlow at {source.commit[:8]}"
+    return tr("DeerFlow at {commit}", commit=source.commit[:8])

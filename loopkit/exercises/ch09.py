@@ -3,8 +3,8 @@ request-scoped credentials, header values, deployments, and DeerFlow's own sandb
 
 import re
 
-from loopkit.boundaries import (DEERFLOW_ENV_FRAGMENTS, HeaderValueError, frame_untrusted, trust_channel,
-                                validate_header_value)
+from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
+from loopkit.language import tr
 
 from . import Question, as_tuple, equals, function_cases
 
@@ -17,7 +17,7 @@ def _letter(answer):
 
 def _names(answer):
     if isinstance(answer, str):
-        raise TypeError("give a collection of names, such as {'PATH', 'HOME'}")
+        raise TypeError(tr("give a collection of names, such as {'PATH', 'HOME'}"))
     return {str(item).strip() for item in answer}
 
 
@@ -144,8 +144,10 @@ _Q5_WRONG = {
 def _credential_verdict(answer):
     letter = _letter(answer) if isinstance(answer, str) else None
     if letter == "c":
-        return True, "Default deny: an empty declared credential is refused by name; no static token is used."
-    return False, _Q5_WRONG.get(letter, f"Answer with one letter from a to d; {answer!r} is not one.")
+        return True, tr("Default deny: an empty declared credential is refused by name; no static token is used.")
+    if letter in _Q5_WRONG:
+        return False, tr(_Q5_WRONG[letter])
+    return False, tr("Answer with one letter from a to d; {answer} is not one.", answer=repr(answer))
 
 
 q5 = Question(
@@ -202,7 +204,7 @@ Q7_SITUATIONS = {
 
 def _deployment(word):
     if not isinstance(word, str):
-        raise TypeError(f"give each deployment as a word such as 'shared', got {type(word).__name__}")
+        raise TypeError(tr("give each deployment as a word such as 'shared', got {kind}", kind=type(word).__name__))
     return word.strip().lower().removesuffix(" deployment").removesuffix(" evaluation")
 
 
@@ -240,8 +242,10 @@ q7 = Question(
 #: Exercise 9.8's names.
 Q8_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
 _Q8_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
+# Written out in full, not built from DEERFLOW_ENV_FRAGMENTS, so the Spanish catalog can hold the same text
+# (tests/test_exercises_ch09.py checks that it names exactly those fragments).
 _WORD_RULE = ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's fragments "
-              f"{', '.join(DEERFLOW_ENV_FRAGMENTS)}.")
+              "KEY, SECRET, TOKEN, PASSWORD, PASSWD, CREDENTIAL.")
 _WHOLE_WORDS = ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at the names "
                 "where KEY or TOKEN sits inside a longer word.")
 
@@ -252,13 +256,13 @@ def _fragment_verdict(answer):
     except TypeError as exc:
         return False, str(exc)
     if given == _Q8_SCRUBBED:
-        return True, ("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
-                      "TOKENIZERS count, while AUTH and PAT are not among them.")
+        return True, tr("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
+                        "TOKENIZERS count, while AUTH and PAT are not among them.")
     if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
-        return False, _WORD_RULE
+        return False, tr(_WORD_RULE)
     if given < _Q8_SCRUBBED:
-        return False, _WHOLE_WORDS
-    return False, f"Your answer {sorted(given)} is not the set DeerFlow's rule removes."
+        return False, tr(_WHOLE_WORDS)
+    return False, tr("Your answer {answer} is not the set DeerFlow's rule removes.", answer=sorted(given))
 
 
 q8 = Question(
@@ -274,7 +278,8 @@ q8 = Question(
         frozenset({"KEYBOARD_LAYOUT", "DB_PASSWORD"}): "TOKEN sits inside TOKENIZERS_PARALLELISM as well; DeerFlow's "
         "rule does not care that it is part of a longer word.",
         frozenset({"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"}): "That is this workbook's word rule, not DeerFlow's. "
-        + _WORD_RULE,
+        "AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's fragments "
+        "KEY, SECRET, TOKEN, PASSWORD, PASSWD, CREDENTIAL.",
         frozenset({"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"}): _WORD_RULE,
         frozenset(Q8_NAMES): "HOME holds none of the six fragments, and neither do SSH_AUTH_SOCK and GH_PAT.",
     },

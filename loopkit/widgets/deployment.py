@@ -8,11 +8,12 @@ from __future__ import annotations
 import html
 
 from ..boundaries import DEPLOYMENTS, USER_CHOICES, recommend_deployment
+from ..language import tr
 from ._base import View, table_html
 
 __all__ = ["QUESTIONS", "deployment_rows", "render_advice", "deployment_advisor"]
 
-#: control name -> the question the learner sees
+#: control name -> the question the learner sees (in English; shown through tr)
 QUESTIONS = {
     "users": "Who uses one running instance?",
     "reachable": "Can others reach it over the network?",
@@ -25,14 +26,16 @@ QUESTIONS = {
 def deployment_rows(choice: str) -> list[dict]:
     """The table row of deployment ``choice`` (a key of :data:`~loopkit.boundaries.DEPLOYMENTS`), one line a facet.
 
+    The cells are in the learner's language; the headings stay English, for :func:`table_html` translates them.
+
     >>> [row[""] for row in deployment_rows("local")]
     ['who is trusted', 'where state persists', 'what you must configure']
     """
     row = DEPLOYMENTS[choice]
     return [
-        {"": "who is trusted", row.option: row.trusted},
-        {"": "where state persists", row.option: row.state},
-        {"": "what you must configure", row.option: row.configure},
+        {"": tr("who is trusted"), row.option: tr(row.trusted)},
+        {"": tr("where state persists"), row.option: tr(row.state)},
+        {"": tr("what you must configure"), row.option: tr(row.configure)},
     ]
 
 
@@ -43,20 +46,24 @@ def render_advice(
     advice = recommend_deployment(users, reachable, real_credentials, untrusted_content, persistent_state)
     reasons = "".join(f"<li>{html.escape(reason)}</li>" for reason in advice.reasons)
     return (
-        f'<p data-choice="{advice.choice}">Recommended: <b>{html.escape(DEPLOYMENTS[advice.choice].option)}</b></p>'
+        f'<p data-choice="{advice.choice}">{html.escape(tr("Recommended:"))} '
+        f"<b>{html.escape(tr(DEPLOYMENTS[advice.choice].option))}</b></p>"
         f"<ul>{reasons}</ul>" + table_html(deployment_rows(advice.choice))
     )
 
 
 def deployment_advisor() -> View:
-    """Five questions, one recommendation. Change an answer and the advice updates."""
+    """Five questions, one recommendation. Change an answer and the advice updates.
+
+    The buttons show each answer in the learner's language; their values stay :data:`USER_CHOICES`' English words.
+    """
     import ipywidgets as W
 
     layout = {"description_width": "initial"}
     controls = {
-        "users": W.ToggleButtons(options=list(USER_CHOICES), value=USER_CHOICES[0], description=QUESTIONS["users"],
-                                 style=layout),
+        "users": W.ToggleButtons(options=[(tr(choice), choice) for choice in USER_CHOICES], value=USER_CHOICES[0],
+                                 description=tr(QUESTIONS["users"]), style=layout),
     }
     for name in ("reachable", "real_credentials", "untrusted_content", "persistent_state"):
-        controls[name] = W.Checkbox(value=False, description=QUESTIONS[name], style=layout, indent=False)
-    return View(controls, render_advice, title="Which deployment fits?")
+        controls[name] = W.Checkbox(value=False, description=tr(QUESTIONS[name]), style=layout, indent=False)
+    return View(controls, render_advice, title=tr("Which deployment fits?"))
