@@ -9,6 +9,9 @@ below they do not, and the Python answer is upstream's (except for ``Infinity``,
 
 The engine is imported only when JavaScript first runs, so ``import loopkit`` stays standard-library only.
 
+The cases' labels and explanations, and the headings of :func:`compare`, are shown in the learner's language
+(:func:`loopkit.language.tr`); the keys and the JavaScript source are code and stay as they are.
+
 Why quickjs-ng (pinned in ``binder/requirements.txt``)? Three engines from PyPI, measured on 2026-12-01 with
 CPython 3.11 on Linux x86_64. "Released" is the build date inside the newest wheel; "all five" platforms are Linux
 x86_64 and aarch64, macOS arm64 and x86_64, Windows x86_64; sizes are download sizes of the Linux x86_64 wheel.
@@ -48,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .keys import stable_key
+from .language import tr
 
 __all__ = ["CASES", "ENGINE", "BucketCase", "compare", "engine_version", "js_literal", "js_read_bucket", "js_source"]
 
@@ -123,11 +127,26 @@ def js_read_bucket(args: Mapping) -> str:
 @dataclass(frozen=True)
 class BucketCase:
     """One row of the comparison: a label, the arguments, and in one line why the models differ (``""`` when
-    they agree)."""
+    they agree). Both texts are written in English and read, through :attr:`label` and :attr:`why`, in the
+    learner's language.
 
-    label: str
+    >>> BucketCase("null end", {"start_line": 450, "end_line": None}).label
+    'null end'
+    """
+
+    english_label: str
     args: dict
-    why: str = ""
+    english_why: str = ""
+
+    @property
+    def label(self) -> str:
+        """The case's name, in the learner's language."""
+        return tr(self.english_label)
+
+    @property
+    def why(self) -> str:
+        """Why the two models differ on this case, in the learner's language (``""`` when they agree)."""
+        return tr(self.english_why) if self.english_why else ""
 
 
 #: Ranges on which the models agree, then every disagreement the chapter explains.
@@ -157,7 +176,7 @@ CASES = (
 
 def compare(cases=CASES) -> list[dict]:
     """One row per case: the two line arguments as JavaScript receives them (``-`` when missing), both keys, and
-    whether they agree.
+    whether they agree. The headings ``case``, ``start``, ``end`` and ``agree`` are in the learner's language.
 
     The Python column is :func:`loopkit.stable_key` for ``read_file``, which is :func:`loopkit.read_bucket`
     called as upstream's ``_stable_tool_key`` calls its bucket code.
@@ -171,12 +190,12 @@ def compare(cases=CASES) -> list[dict]:
         js_key = js_read_bucket(case.args)
         python_key = stable_key("read_file", dict(case.args))
         rows.append({
-            "case": case.label,
-            "start": _shown(case.args, "start_line"),
-            "end": _shown(case.args, "end_line"),
+            tr("case"): case.label,
+            tr("start"): _shown(case.args, "start_line"),
+            tr("end"): _shown(case.args, "end_line"),
             "JavaScript": js_key,
             "Python": python_key,
-            "agree": js_key == python_key,
+            tr("agree"): js_key == python_key,
         })
     return rows
 

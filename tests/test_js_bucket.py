@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopkit import js_bucket, stable_key
+from loopkit import js_bucket, set_language, stable_key
 from notebook_tools import ROOT
 
 # JavaScript numbers are doubles: integers are exact up to 2**53, and so is floor((n - 1) / 200) (the fraction it
@@ -138,3 +138,24 @@ def test_every_data_file_in_the_package_is_declared_package_data():
         relative = path.relative_to(ROOT / "loopkit").as_posix()
         assert any(fnmatch(relative, pattern) for pattern in patterns), f"{relative} would be left out of the wheel"
     assert "function readBucket(args)" in js_bucket.js_source()
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_table_and_its_cases_speak_spanish(spanish):
+    rows = js_bucket.compare()
+    assert list(rows[0]) == ["caso", "inicio", "fin", "JavaScript", "Python", "coinciden"]
+    by_case = {row["caso"]: row for row in rows}
+    assert by_case["fin null"]["coinciden"] is False and by_case["enteros 1-199"]["coinciden"] is True
+    assert by_case['inicio "ten"']["JavaScript"] == "a.py:NaN-NaN"
+    null_end = next(case for case in js_bucket.CASES if case.english_label == "null end")
+    assert null_end.why == ("JS: Math.min lee null como 0, que se lleva a la línea 1; Python: un fin None toma el "
+                            "valor del inicio")
+    untranslated = [case.english_label for case in js_bucket.CASES
+                    if case.label == case.english_label or case.why == case.english_why != ""]
+    assert not untranslated, f"cases shown in English in the Spanish track: {untranslated}"

@@ -3,7 +3,7 @@
 import pytest
 
 from html_tables import read_view, tables, text
-from loopkit import widgets
+from loopkit import set_language, widgets
 from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
 STRING, OBJECT, NONE = TRANSPORTS
@@ -92,3 +92,38 @@ def test_view_updates_from_every_control():
     assert "parses as JSON" in text(view.panel.value)
     view.controls["transport"].value = NONE
     assert steps(view)["rule"].startswith("None: no arguments, no fallback")
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_panel_names_the_steps_and_the_rule_in_spanish(spanish):
+    panel = render_normalize("read_file", "[1,2]", STRING)
+    assert tables(panel) == [[
+        {"paso": "valor recibido", "valor": "'[1,2]'"},
+        {"paso": "regla", "valor": "una cadena JSON con un array: se vuelve a serializar como fallback"},
+        {"paso": "args", "valor": "{}"},
+        {"paso": "fallback", "valor": "'[1, 2]'"},
+        {"paso": "clave estable", "valor": "[1, 2]"},
+        {"paso": "entrada", "valor": "read_file:[1, 2]"},
+        {"paso": "huella", "valor": "c861763ddbb3"},
+    ]]
+    assert rule({"a": 1}) == "un dict: se usa tal cual"
+    assert rule(7) == "un valor de tipo int: se serializa como fallback"
+
+
+def test_in_spanish_the_dropdown_shows_spanish_names_but_keeps_the_english_values(spanish):
+    view = widgets.normalize_explorer()
+    transport = view.controls["transport"]
+    assert [label for label, _ in transport.options] == [
+        "cadena JSON (estilo OpenAI)", "objeto ya analizado (estilo Anthropic)", "None (sin argumentos)"]
+    assert [value for _, value in transport.options] == list(TRANSPORTS)
+    assert [view.controls[name].description for name in ("name", "text", "transport")] == [
+        "herramienta", "argumentos", "enviado como"]
+    transport.value = NONE
+    assert steps(view)["stable key"] == ":0-0"
+    assert {"paso": "regla", "valor": "None: sin argumentos y sin fallback"} in tables(view.panel.value)[0]

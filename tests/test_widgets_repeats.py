@@ -3,7 +3,7 @@
 import pytest
 
 from html_tables import as_text, tables, text
-from loopkit import widgets
+from loopkit import set_language, widgets
 from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps, turns_so_far
 
 READ = {"name": "read_file", "args": {"path": "app.py"}}
@@ -88,3 +88,34 @@ def test_the_view_follows_its_slider_and_buttons():
     assert slider.value == 7 and shown().startswith("Turn 7 of 8 (read_file)")
     with pytest.raises(ValueError, match="at least one turn"):
         widgets.repeat_stepper([])
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_panel_and_its_table_speak_spanish(spanish):
+    out = render_repeats(3)
+    assert text(out).startswith("Turno 3 de 8 (read_file): repite el turno 1 (huella vista 2 veces). "
+                                "Hasta ahora, 1 de 3 turnos rehacen trabajo anterior.")
+    assert text(render_repeats(1)).startswith("Turno 1 de 8 (read_file): trabajo nuevo: esta huella no se había "
+                                              "visto antes.")
+    repeats = "¿repite trabajo anterior?"
+    assert tables(out) == [[
+        {"turno": "1", "herramientas": "read_file", "huella": READ_FP, "veces": "1x", repeats: "no"},
+        {"turno": "2", "herramientas": "bash", "huella": TESTS_FP, "veces": "1x", repeats: "no"},
+        {"turno": "3", "herramientas": "read_file", "huella": READ_FP, "veces": "2x", repeats: "sí, el turno 1"},
+    ]]
+    assert repeat_steps([[]])[0]["tools"] == "(sin llamadas)"
+
+
+def test_in_spanish_the_view_labels_its_slider_and_buttons(spanish):
+    view = widgets.repeat_stepper()
+    assert view.children[0].value == "<b>Recorre la ejecución paso a paso: ¿qué turnos rehacen trabajo anterior?</b>"
+    assert view.controls["turn"].description == "turno"
+    assert [b.description for b in view.buttons.values()] == ["Atrás", "Siguiente"]
+    view.buttons["next"].click()
+    assert view.controls["turn"].value == 2 and "Turno 2 de 8" in text(view.panel.value)

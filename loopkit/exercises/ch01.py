@@ -70,7 +70,9 @@ q3 = Question(
         "key. The same broken call repeated still gets the same entry, so it is still counted.",
     ),
     solution='read_file:{"path": "a.py", "start_line": 1',
-    solution_code="prediction = 'read_file:{\"path\": \"a.py\", \"start_line\": 1'   # call_entry of the broken call",
+    # Built from CUT_OFF: the literal answer holds a lone "{", which the catalog tests read as a broken {field}.
+    solution_code='prediction = "read_file:" + CUT_OFF   # name:key, where the key is the raw text (call_entry of the '
+    "broken call)",
     hint="Normalize the arguments first. With a fallback, is there still a path and a start line to bucket?",
     wrong={
         "read_file:a.py:0-0": "That is the key of the call its author meant. But the text does not parse, so "

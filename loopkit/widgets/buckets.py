@@ -1,7 +1,9 @@
 """Chapter 02's view: pick a path and a line range, see its ``read_file`` key and the buckets on a number line.
 
 The bucket arithmetic lives in :func:`loopkit.read_bucket` only. This module reads the two bucket numbers back
-out of the key it returns, so the picture can never disagree with the key the detector would compare.
+out of the key it returns, so the picture can never disagree with the key the detector would compare. Its
+words (labels, the sentence under the key, the number line's captions) are in the learner's language
+(:func:`loopkit.language.tr`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import html
 from collections.abc import Sequence
 
 from ..keys import BUCKET_SIZE, read_bucket
+from ..language import tr
 
 __all__ = ["LINE_MAX", "bucket_span", "number_line_svg", "render_buckets", "bucket_explorer"]
 
@@ -45,9 +48,10 @@ def number_line_svg(
     """
     if max_line < 1:
         raise ValueError(f"max_line must be at least 1, got {max_line}")
+    label = html.escape(tr("read buckets of {size} lines", size=bucket_size))
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_TOP + _BAR + 34}" '
-        f'role="img" aria-label="read buckets of {bucket_size} lines">'
+        f'role="img" aria-label="{label}">'
     ]
     for bucket in range((max_line - 1) // bucket_size + 1):
         first, last = bucket * bucket_size + 1, min((bucket + 1) * bucket_size, max_line)
@@ -59,11 +63,10 @@ def number_line_svg(
             f'width="{round(x1 - x0, 1)}" height="{_BAR}" fill="{fill}" stroke="#5f6368"/>'
         )
         middle = round((x0 + x1) / 2, 1)
-        parts.append(f'<text x="{middle}" y="{_TOP - 6}" text-anchor="middle" font-size="12">bucket {bucket}</text>')
-        parts.append(
-            f'<text x="{middle}" y="{_TOP + _BAR + 16}" text-anchor="middle" font-size="11">'
-            f"lines {first}\u2013{last}</text>"
-        )
+        caption = html.escape(tr("bucket {bucket}", bucket=bucket))
+        parts.append(f'<text x="{middle}" y="{_TOP - 6}" text-anchor="middle" font-size="12">{caption}</text>')
+        span = html.escape(tr("lines {first}\u2013{last}", first=first, last=last))
+        parts.append(f'<text x="{middle}" y="{_TOP + _BAR + 16}" text-anchor="middle" font-size="11">{span}</text>')
     a, b = sorted((max(min(start, max_line), 1), max(min(end, max_line), 1)))
     parts.append(
         f'<rect data-role="range" x="{_x(a, max_line)}" y="{_TOP + _BAR // 2 - 4}" '
@@ -74,16 +77,17 @@ def number_line_svg(
 
 
 def bucket_meaning(lo: int, hi: int) -> str:
-    """What a key whose ends fall in buckets ``lo`` and ``hi`` means for the detector, in one sentence.
+    """What a key whose ends fall in buckets ``lo`` and ``hi`` means for the detector, in one sentence (in the
+    learner's language).
 
     >>> bucket_meaning(1, 1).startswith("Both ends fall in bucket 1")
     True
     """
     if lo == hi:
-        return (f"Both ends fall in bucket {lo}, so every read of this file that starts and ends in bucket {lo} "
-                "gets the same key: the detector counts them as the same action.")
-    return (f"The range starts in bucket {lo} and ends in bucket {hi}, so the key differs from any read that "
-            "stays inside one bucket.")
+        return tr("Both ends fall in bucket {lo}, so every read of this file that starts and ends in bucket {lo} "
+                  "gets the same key: the detector counts them as the same action.", lo=lo)
+    return tr("The range starts in bucket {lo} and ends in bucket {hi}, so the key differs from any read that "
+              "stays inside one bucket.", lo=lo, hi=hi)
 
 
 def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET_SIZE) -> str:
@@ -95,8 +99,10 @@ def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET
     start, end = lines
     key, lo, hi = bucket_span(path, start, end, bucket_size=bucket_size)
     meaning = bucket_meaning(lo, hi)
+    stated = tr("read_file key: {key} (lines {start}\u2013{end})", key=f"<code>{html.escape(key)}</code>",
+                start=start, end=end)
     return (
-        f"<div><p>read_file key: <code>{html.escape(key)}</code> (lines {start}\u2013{end})</p>"
+        f"<div><p>{stated}</p>"
         f"<p>{html.escape(meaning)}</p>"
         f"{number_line_svg(start, end, lo=lo, hi=hi, bucket_size=bucket_size)}</div>"
     )
@@ -109,10 +115,10 @@ def bucket_explorer(path: str = "a.py", lines: tuple[int, int] = (1, 199)):
     from ._base import View
 
     controls = {
-        "path": W.Text(value=path, description="path"),
+        "path": W.Text(value=path, description=tr("path")),
         "lines": W.IntRangeSlider(
-            value=lines, min=1, max=LINE_MAX, step=1, description="lines", continuous_update=True,
+            value=lines, min=1, max=LINE_MAX, step=1, description=tr("lines"), continuous_update=True,
             layout=W.Layout(width="600px"),
         ),
     }
-    return View(controls, render_buckets, title="read_file buckets: which reads count as the same?")
+    return View(controls, render_buckets, title=tr("read_file buckets: which reads count as the same?"))

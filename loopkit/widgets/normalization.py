@@ -3,6 +3,10 @@ of them.
 
 The same text can reach the detector in different transport shapes: as a JSON string (OpenAI-style
 ``arguments``), as an already parsed object (Anthropic-style ``input``), or not at all (``None``).
+
+The view speaks the learner's language (:func:`loopkit.language.tr`): its labels, the transport names it lists,
+the rule and the step names in its table. The values stay English: :data:`TRANSPORTS` and the keys of
+:func:`explain_args` are what code passes around.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import Any
 
 from ..fingerprint import fingerprint
 from ..keys import stable_key
+from ..language import tr
 from ..normalize import normalize_args
 
 __all__ = ["TRANSPORTS", "raw_value", "rule", "explain_args", "render_normalize", "normalize_explorer"]
@@ -46,24 +51,24 @@ _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a num
 
 
 def rule(raw: Any) -> str:
-    """Which branch of normalization ``raw`` takes, in words.
+    """Which branch of normalization ``raw`` takes, in words (in the learner's language).
 
     >>> rule("{oops")
     'a string that is not JSON: the text itself is the fallback'
     """
     if isinstance(raw, dict):
-        return "a dict: used as it is"
+        return tr("a dict: used as it is")
     if raw is None:
-        return "None: no arguments, no fallback"
+        return tr("None: no arguments, no fallback")
     if isinstance(raw, str):
         try:
             parsed = json.loads(raw)
         except (ValueError, RecursionError):
-            return "a string that is not JSON: the text itself is the fallback"
+            return tr("a string that is not JSON: the text itself is the fallback")
         if isinstance(parsed, dict):
-            return "a JSON string holding an object: parsed into a dict"
-        return f"a JSON string holding {_JSON_KINDS[type(parsed)]}: re-serialized into the fallback"
-    return f"a value of type {type(raw).__name__}: serialized into the fallback"
+            return tr("a JSON string holding an object: parsed into a dict")
+        return tr("a JSON string holding {kind}: re-serialized into the fallback", kind=tr(_JSON_KINDS[type(parsed)]))
+    return tr("a value of type {kind}: serialized into the fallback", kind=type(raw).__name__)
 
 
 def explain_args(name: str, text: str, transport: str) -> dict[str, str]:
@@ -87,11 +92,11 @@ def explain_args(name: str, text: str, transport: str) -> dict[str, str]:
 
 
 def render_normalize(name: str, text: str, transport: str) -> str:
-    """The panel of :func:`normalize_explorer`: :func:`explain_args` as a two-column table."""
+    """The panel of :func:`normalize_explorer`: :func:`explain_args` as a two-column table, step names translated."""
     from ._base import table_html
 
     steps = explain_args(name, text, transport)
-    return table_html([{"step": step, "value": value} for step, value in steps.items()])
+    return table_html([{"step": tr(step), "value": value} for step, value in steps.items()])
 
 
 def normalize_explorer(name: str = "read_file", text: str = '{"path": "a.py", "start_line": 1, "end_line": 120}'):
@@ -100,9 +105,11 @@ def normalize_explorer(name: str = "read_file", text: str = '{"path": "a.py", "s
 
     from ._base import View
 
+    # (label, value) pairs: the label is shown in the learner's language, the value stays the English transport.
+    transports = [(tr(transport), transport) for transport in TRANSPORTS]
     controls = {
-        "name": W.Text(value=name, description="tool"),
-        "text": W.Textarea(value=text, description="arguments", layout=W.Layout(width="600px", height="70px")),
-        "transport": W.Dropdown(options=TRANSPORTS, value=TRANSPORTS[0], description="sent as"),
+        "name": W.Text(value=name, description=tr("tool")),
+        "text": W.Textarea(value=text, description=tr("arguments"), layout=W.Layout(width="600px", height="70px")),
+        "transport": W.Dropdown(options=transports, value=TRANSPORTS[0], description=tr("sent as")),
     }
-    return View(controls, render_normalize, title="normalize_args: what the detector makes of raw arguments")
+    return View(controls, render_normalize, title=tr("normalize_args: what the detector makes of raw arguments"))

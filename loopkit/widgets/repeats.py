@@ -2,7 +2,8 @@
 
 A turn repeats earlier work when the fingerprint of its tool calls was already seen in an earlier turn of the run.
 Control: ``turn`` (an IntSlider, 1 to the number of turns). Buttons (``view.buttons``): ``back`` and ``next`` move
-the slider one turn. The panel shows the verdict for the current turn, the running count, and the turns so far.
+the slider one turn. The panel shows the verdict for the current turn, the running count, and the turns so far,
+in the learner's language (:func:`loopkit.language.tr`); the rows of :func:`repeat_steps` keep English keys.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from ..checks import require_int
 from ..fingerprint import fingerprint
+from ..language import tr
 from ._base import View, table_html
 
 __all__ = ["turns_so_far", "STUCK_TURNS", "repeat_steps", "render_repeats", "repeat_stepper"]
@@ -49,7 +51,7 @@ def repeat_steps(turns: Sequence) -> list[dict]:
         seen[digest] = seen.get(digest, 0) + 1
         first_turn.setdefault(digest, number)
         repeats = first_turn[digest] if seen[digest] > 1 else None
-        tools = ", ".join(str(call.get("name", "")) for call in calls) or "(no calls)"
+        tools = ", ".join(str(call.get("name", "")) for call in calls) or tr("(no calls)")
         rows.append({"turn": number, "tools": tools, "fingerprint": digest, "seen": seen[digest], "repeats": repeats})
     return rows
 
@@ -64,7 +66,7 @@ def turns_so_far(turn: int, turns: Sequence = STUCK_TURNS) -> list[dict]:
     require_int("turn", turn, at_most=max(len(rows), 1))
     return [
         {"turn": row["turn"], "tools": row["tools"], "fingerprint": row["fingerprint"], "seen": f"{row['seen']}x",
-         "repeats earlier work?": "no" if row["repeats"] is None else f"yes, turn {row['repeats']}"}
+         "repeats earlier work?": tr("no") if row["repeats"] is None else tr("yes, turn {turn}", turn=row["repeats"])}
         for row in rows[:turn]
     ]
 
@@ -73,18 +75,19 @@ def render_repeats(turn: int, turns: Sequence = STUCK_TURNS) -> str:
     """The panel's HTML for turn ``turn`` (1-based): the verdict, the running count, and :func:`turns_so_far`."""
     rows = repeat_steps(turns)
     if not rows:
-        return "<i>No turns to step through.</i>"
+        return f"<i>{tr('No turns to step through.')}</i>"
     shown = turns_so_far(turn, turns)
     current = rows[turn - 1]
     redone = sum(row["repeats"] is not None for row in rows[:turn])
     if current["repeats"] is None:
-        verdict = "<b>new work</b>: this fingerprint was not seen before"
+        verdict = tr("<b>new work</b>: this fingerprint was not seen before")
     else:
-        verdict = f"<b>repeats turn {current['repeats']}</b> (fingerprint seen {current['seen']}x)"
-    return (
-        f"<p>Turn {turn} of {len(rows)} ({html.escape(current['tools'])}): {verdict}.<br>"
-        f"So far {redone} of {turn} turns redo earlier work.</p>" + table_html(shown)
-    )
+        verdict = tr("<b>repeats turn {turn}</b> (fingerprint seen {seen}x)", turn=current["repeats"],
+                     seen=current["seen"])
+    heading = tr("Turn {turn} of {count} ({tools}): {verdict}.", turn=turn, count=len(rows),
+                 tools=html.escape(current["tools"]), verdict=verdict)
+    running = tr("So far {redone} of {turn} turns redo earlier work.", redone=redone, turn=turn)
+    return f"<p>{heading}<br>{running}</p>" + table_html(shown)
 
 
 def repeat_stepper(turns: Sequence = STUCK_TURNS) -> View:
@@ -94,10 +97,10 @@ def repeat_stepper(turns: Sequence = STUCK_TURNS) -> View:
     count = len(repeat_steps(turns))
     if count == 0:
         raise ValueError("turns must hold at least one turn")
-    slider = W.IntSlider(value=1, min=1, max=count, description="turn")
-    buttons = {"back": W.Button(description="Back"), "next": W.Button(description="Next")}
+    slider = W.IntSlider(value=1, min=1, max=count, description=tr("turn"))
+    buttons = {"back": W.Button(description=tr("Back")), "next": W.Button(description=tr("Next"))}
     view = View({"turn": slider}, lambda turn: render_repeats(turn, turns),
-                title="Step through the run: which turns redo earlier work?", buttons=list(buttons.values()))
+                title=tr("Step through the run: which turns redo earlier work?"), buttons=list(buttons.values()))
     view.buttons = buttons
     buttons["back"].on_click(lambda _: setattr(slider, "value", max(slider.min, slider.value - 1)))
     buttons["next"].on_click(lambda _: setattr(slider, "value", min(slider.max, slider.value + 1)))
