@@ -13,6 +13,7 @@ from typing import Any
 
 from .batches import check_batches
 from .detector import DetectorConfig, Outcome
+from .language import tr
 from .loop_checker import MAX_CALLS, MAX_STEPS, MIN_WASTED, LoopCheck, check_loop
 from .peers import PEERS, DeerFlow
 
@@ -38,22 +39,29 @@ class ChallengeScore:
         return self.check.wasted if self.evaded else 0
 
     def __str__(self) -> str:
-        lines = [f"Checker: {self.check}"]
+        lines = [tr("Checker: {check}", check=self.check)]
         d = self.deerflow
         if d.action == "ok":
-            lines.append("DeerFlow: never warned, never stopped.")
+            lines.append(tr("DeerFlow: never warned, never stopped."))
         else:
-            acted = ", ".join(f"{k} at step {s}" for k, s in (("warned", d.warn_step), ("stopped", d.stop_step)) if s)
-            lines.append(f"DeerFlow: {acted}.")
+            acted = []
+            if d.warn_step:
+                acted.append(tr("warned at step {step}", step=d.warn_step))
+            if d.stop_step:
+                acted.append(tr("stopped at step {step}", step=d.stop_step))
+            lines.append(tr("DeerFlow: {acted}.", acted=", ".join(acted)))
         if self.evaded:
-            lines.append(f"You evaded DeerFlow's detector. Score: {self.points} wasted steps.")
+            lines.append(tr("You evaded DeerFlow's detector. Score: {points} wasted steps.", points=self.points))
         elif self.check.loops:
-            lines.append("DeerFlow caught it. Score: 0.")
+            lines.append(tr("DeerFlow caught it. Score: 0."))
         else:
-            lines.append("The checker does not call this a loop, so there is nothing to evade. Score: 0.")
-        caught = [f"{p.detector} ({p.action} at step {p.stop_step or p.warn_step})"
-                  for p in self.peers if p.action != "ok"]
-        lines.append("Peers that would have caught it: " + (", ".join(caught) if caught else "none") + ".")
+            lines.append(tr("The checker does not call this a loop, so there is nothing to evade. Score: 0."))
+        caught = [tr("{detector} ({action} at step {step})", detector=p.detector, action=p.action,
+                     step=p.stop_step or p.warn_step) for p in self.peers if p.action != "ok"]
+        if caught:
+            lines.append(tr("Peers that would have caught it: {peers}.", peers=", ".join(caught)))
+        else:
+            lines.append(tr("Peers that would have caught it: none."))
         return "\n".join(lines)
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .batches import check_batches
+from .language import tr
 from .normalize import canonical_json, normalize_args
 
 __all__ = ["MIN_WASTED", "MAX_STEPS", "MAX_CALLS", "LoopCheck", "check_loop"]
@@ -112,9 +113,9 @@ class _Workspace:
             field = "url" if args.get("url") is not None else "query"
             key = f"{name}:{field}:{_lookup(args[field])}"
             if key in self.looked_up:
-                return True, f"{name} {args[field]!r} was already looked up"
+                return True, tr("{name} {value} was already looked up", name=name, value=repr(args[field]))
             self.looked_up.add(key)
-            return False, f"new {name} lookup"
+            return False, tr("new {name} lookup", name=name)
         return self._run(name, args)
 
     def _read(self, path: str, start: Any, end: Any) -> tuple[bool, str]:
@@ -122,26 +123,26 @@ class _Workspace:
         lo, hi = min(lo, hi), max(lo, hi)
         ranges = self.read.setdefault(path, [])
         if _covered(ranges, lo, hi):
-            return True, f"lines {_span(lo, hi)} of {path} were already read"
+            return True, tr("lines {span} of {path} were already read", span=_span(lo, hi), path=path)
         ranges.append((lo, hi))
-        return False, f"new lines {_span(lo, hi)} of {path}"
+        return False, tr("new lines {span} of {path}", span=_span(lo, hi), path=path)
 
     def _write(self, path: str, content: str) -> tuple[bool, str]:
         if self.content.get(path) == content and not self.edits.get(path):
-            return True, f"{path} already has this content"
+            return True, tr("{path} already has this content", path=path)
         self.content[path], self.edits[path] = content, set()
         self._changed(path)
-        return False, f"wrote {path}"
+        return False, tr("wrote {path}", path=path)
 
     def _edit(self, path: str, old: str, new: str) -> tuple[bool, str]:
         if old == new:
-            return True, f"the edit of {path} changes nothing"
+            return True, tr("the edit of {path} changes nothing", path=path)
         done = self.edits.setdefault(path, set())
         if (old, new) in done:
-            return True, f"this edit of {path} was already made"
+            return True, tr("this edit of {path} was already made", path=path)
         done.add((old, new))
         self._changed(path)
-        return False, f"edited {path}"
+        return False, tr("edited {path}", path=path)
 
     def _unknown_change(self, name: str, args: dict) -> tuple[bool, str]:
         """A write or edit whose arguments the checker cannot read: assume it changed something (progress)."""
@@ -151,18 +152,21 @@ class _Workspace:
                 self.content.pop(path, None)
                 self.edits.pop(path, None)
                 self._changed(path)
-                return False, f"{name} with arguments the checker cannot read: assumed to change {path}"
+                return False, tr("{name} with arguments the checker cannot read: assumed to change {path}", name=name,
+                                  path=path)
         self.version += 1
         self.read.clear()  # which file changed is unknown, so no read is known to be current
-        return False, f"{name} with arguments the checker cannot read: assumed to change a file"
+        return False, tr("{name} with arguments the checker cannot read: assumed to change a file", name=name)
 
     def _run(self, name: str, args: dict) -> tuple[bool, str]:
         key = _command_key(name, args)
         before = self.ran.get(key)
         if before == self.version:
-            return True, f"{name} ran with the same meaning and nothing changed since"
+            return True, tr("{name} ran with the same meaning and nothing changed since", name=name)
         self.ran[key] = self.version
-        return False, f"ran {name}" + (" again after a change" if before is not None else "")
+        if before is None:
+            return False, tr("ran {name}", name=name)
+        return False, tr("ran {name} again after a change", name=name)
 
 
 #: The argument names the checker reads, per meaning: the first of each tuple that a call uses counts.
@@ -227,7 +231,7 @@ def _covered(ranges: list, lo: float, hi: float) -> bool:
 
 
 def _span(lo: float, hi: float) -> str:
-    return f"{lo}-{'end' if hi == math.inf else hi}"
+    return tr("{lo}-end", lo=lo) if hi == math.inf else f"{lo}-{hi}"
 
 
 @dataclass(frozen=True)
@@ -240,10 +244,11 @@ class LoopCheck:
     reasons: tuple  # (step, wasted, why) per step
 
     def __str__(self) -> str:
-        verdict = "it truly loops" if self.loops else "not a loop"
+        if self.loops:
+            return tr("{steps} steps, {wasted} wasted: it truly loops.", steps=self.steps, wasted=self.wasted)
         need = max(MIN_WASTED, (self.steps + 1) // 2)
-        extra = "" if self.loops else f" (a loop needs at least {need} wasted steps)"
-        return f"{self.steps} steps, {self.wasted} wasted: {verdict}{extra}."
+        return tr("{steps} steps, {wasted} wasted: not a loop (a loop needs at least {need} wasted steps).",
+                  steps=self.steps, wasted=self.wasted, need=need)
 
 
 def check_loop(batches: Any) -> LoopCheck:

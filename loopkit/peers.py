@@ -21,6 +21,7 @@ from typing import Any
 
 from .batches import check_batches
 from .detector import DetectorConfig, Outcome
+from .language import tr
 from .middleware import PinnedMiddleware
 from .normalize import display_json, normalize_args
 
@@ -36,6 +37,7 @@ __all__ = [
     "DETECTORS",
     "SIMPLIFIED",
     "compare",
+    "disagrees",
 ]
 
 #: The label every peer model carries.
@@ -71,17 +73,22 @@ def _is_message(entry: Mapping) -> bool:
 class PeerModel:
     """A detector model: fresh state per trace, fed one call at a time.
 
-    Subclasses set ``name``, ``repo``, ``commit`` (all 40 hex digits), ``path`` and ``rule`` (one sentence, read in
-    ``path`` at ``commit``) and implement ``_start()`` (fresh state) and ``_feed(state, entry)`` returning ``None``,
-    ``"warn"`` or ``"stop"``.
+    Subclasses set ``name``, ``repo``, ``commit`` (all 40 hex digits), ``path`` and ``english_rule`` (one sentence,
+    read in ``path`` at ``commit``; :attr:`rule` says it in the learner's language) and implement ``_start()``
+    (fresh state) and ``_feed(state, entry)`` returning ``None``, ``"warn"`` or ``"stop"``.
     """
 
     name = "?"
     repo = ""
     commit = ""
     path = ""
-    rule = ""
+    english_rule = ""
     note = SIMPLIFIED
+
+    @property
+    def rule(self) -> str:
+        """The rule in one sentence, in the language loopkit speaks (:mod:`loopkit.language`)."""
+        return tr(self.english_rule)
 
     @property
     def source(self) -> str:
@@ -147,8 +154,8 @@ class GeminiCLI(PeerModel):
     repo = "google-gemini/gemini-cli"
     commit = "022f913dc748df9dbc4d88c6555fe475606cb379"
     path = "packages/core/src/services/loopDetectionService.ts"
-    rule = ("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
-            "the first in a prompt gets feedback, the second halts")
+    english_rule = ("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
+                    "the first in a prompt gets feedback, the second halts")
     threshold = 5
 
     def _start(self):
@@ -195,9 +202,9 @@ class OpenHands(PeerModel):
     repo = "OpenHands/OpenHands"
     commit = "331a1a43145f185f7596431e2a19668a0e0a6daa"
     path = "openhands/controller/stuck.py"
-    rule = ("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent messages "
-            "have no observation between, or 2 pairs alternate over 6 steps; a command's observation is its exit "
-            "code")
+    english_rule = ("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
+                    "messages have no observation between, or 2 pairs alternate over 6 steps; a command's "
+                    "observation is its exit code")
 
     def _start(self):
         return deque(maxlen=6)
@@ -256,7 +263,7 @@ class RooCode(PeerModel):
     repo = "RooCodeInc/Roo-Code"
     commit = "37479466bc615057ee1865c395d00a3b5e0569a2"
     path = "src/core/tools/ToolRepetitionDetector.ts"
-    rule = "blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user"
+    english_rule = "blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user"
     limit = 3
 
     def _start(self):
@@ -291,8 +298,8 @@ class Cline(PeerModel):
     repo = "cline/cline"
     commit = "60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8"
     path = "src/core/task/loop-detection.ts"
-    rule = ("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at the 3rd, "
-            "an escalation at the 5th")
+    english_rule = ("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
+                    "the 3rd, an escalation at the 5th")
     soft, hard = 3, 5
     ignored = ("task_progress",)
 
@@ -334,8 +341,8 @@ class OpenCode(PeerModel):
     repo = "sst/opencode"
     commit = "9c094ad5581ded82524853d0b1f0881ab8964a21"
     path = "packages/opencode/src/session/processor.ts"
-    rule = ("3 identical calls in a row within one model response (same tool, same JSON input, key order counts) "
-            "ask a human")
+    english_rule = ("3 identical calls in a row within one model response (same tool, same JSON input, key order "
+                    "counts) ask a human")
     threshold = 3
 
     def _start(self):
@@ -367,8 +374,8 @@ class DeerFlow(PeerModel):
     repo = "bytedance/deer-flow"
     commit = "f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be"
     path = "backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py"
-    rule = ("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times in 50 "
-            "calls warns, 50 stops")
+    english_rule = ("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times "
+                    "in 50 calls warns, 50 stops")
     note = "the workbook's model of DeerFlow's LoopDetectionMiddleware"
 
     def __init__(self, config: DetectorConfig | None = None) -> None:
@@ -419,13 +426,22 @@ def _pattern_items(patterns: Any) -> list[tuple[str, list, str | None]]:
     return items
 
 
+def disagrees(label: str | None, action: str) -> bool:
+    """Whether a detector's ``action`` contradicts a pattern's human ``label``: a missed loop or an alarm on progress.
+
+    >>> disagrees("loop", "ok"), disagrees("progress", "warn"), disagrees("loop", "stop"), disagrees(None, "ok")
+    (True, True, False, False)
+    """
+    return (label == "loop" and action == "ok") or (label == "progress" and action != "ok")
+
+
 def _verdict(label: str | None, action: str) -> str:
+    """The verdict column's text, in the learner's language; empty for a pattern with no human label."""
     if label not in ("loop", "progress"):
         return ""
-    acted = action != "ok"
     if label == "loop":
-        return "caught" if acted else "missed (false negative)"
-    return "false alarm (false positive)" if acted else "quiet"
+        return tr("missed (false negative)") if disagrees(label, action) else tr("caught")
+    return tr("false alarm (false positive)") if disagrees(label, action) else tr("quiet")
 
 
 def _cell(result: Outcome) -> str:

@@ -387,3 +387,47 @@ def test_records_the_chosen_format_does_not_read_are_counted_in_the_summary(tmp_
     assert trace.describe().endswith("openai-responses (auto-detected) in JSON Lines; 1 messages, 1 batches, "
                                      "1 tool calls; 1 record not read as openai-responses (1 with keys 'id', "
                                      "'timestamp', 'instructions')")
+
+
+# -- in Spanish: what a run says about itself ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def spanish():
+    from loopkit.language import set_language
+
+    set_language("es")
+    yield
+    set_language("en")
+
+
+SPANISH_SAYS = {
+    "deerflow_thread.json": "langchain (detectado automáticamente) en un estado de hilo de LangGraph bajo 'values'; "
+                            "10 mensajes, 3 lotes, 4 llamadas a herramientas",
+    "codex_rollout.jsonl": "codex (detectado automáticamente) en JSON Lines; 12 mensajes, 3 lotes, 4 llamadas a "
+                           "herramientas; se omitieron 5 registros de otro tipo (3 event_msg, 1 session_meta, "
+                           "1 turn_context)",
+    "openhands_events.json": "; se omitió 1 registro de otro tipo (1 action 'change_agent_state' without "
+                             "tool_call_metadata)",
+    "swe_agent.traj": "swe-agent (indicado por el propio archivo) en una trayectoria de SWE-agent bajo 'trajectory'",
+    "inspect_log.json": "(detectado automáticamente) en samples[0] de un registro de Inspect AI; 7 mensajes",
+}
+
+
+@pytest.mark.parametrize("name", [case[0] for case in SAMPLE_CASES])
+def test_every_sample_describes_itself_in_spanish(spanish, name):
+    """The suite runs strict, so a container or count nobody translated raises here; the data stays English."""
+    run = next(iter_runs(SAMPLES / name))
+    list(run)
+    said = run.describe()
+    assert " mensajes" in said and " messages" not in said and "auto-detected" not in said, said
+    assert SPANISH_SAYS.get(name, "") in said, said
+
+
+def test_the_container_stays_english_for_code(spanish):
+    run = next(iter_runs(SAMPLES / "inspect_log.json"))
+    list(run)
+    assert run.container == "samples[0] of an Inspect AI log"
+    small_talk = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "small_talk.openai_chat.json"
+    assert load_trace(small_talk).describe().endswith("sin llamadas a herramientas en 3 mensajes en un array JSON; "
+                                                     "nada que reproducir")

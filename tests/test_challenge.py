@@ -243,3 +243,37 @@ def test_a_generator_scores_like_the_list_it_yields():
     assert str(result) == str(score(rerun))
     # batches that are themselves one-shot iterables too
     assert str(score(iter(iter(batch) for batch in rerun))) == str(score(rerun))
+
+
+# -- in Spanish ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def spanish():
+    from loopkit.language import set_language
+
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_score_and_the_reasons_speak_spanish(spanish):
+    rerun = steps(*[c("bash", command="pytest -x")] * 12)
+    assert str(score(rerun)).splitlines() == [
+        "Comprobador: 12 pasos, 11 desperdiciados: de verdad es un bucle.",
+        "DeerFlow: avisó en el paso 3, paró en el paso 5.",
+        "DeerFlow lo detectó. Puntuación: 0.",
+        "Agentes vecinos que lo habrían detectado: Gemini CLI (stop en el paso 6), OpenHands (stop en el paso 4), "
+        "Roo Code (stop en el paso 4), Cline (stop en el paso 5).",
+    ]
+    reads = check_loop(steps(c("read_file", path="a.py"), c("read_file", path="./a.py", start_line=3, end_line=9)))
+    assert [why for _, _, why in reads.reasons] == ["líneas nuevas 1-fin de a.py",
+                                                    "las líneas 3-9 de a.py ya se habían leído"]
+    assert str(reads) == ("2 pasos, 1 desperdiciados: no es un bucle (un bucle necesita al menos 10 pasos "
+                          "desperdiciados).")
+    quiet = [[c("read_file", path=f"m{i}.py")] for i in range(3)]
+    assert str(score(quiet)).splitlines()[1:] == [
+        "DeerFlow: nunca avisó, nunca paró.",
+        "El comprobador no lo considera un bucle, así que no hay nada que esquivar. Puntuación: 0.",
+        "Agentes vecinos que lo habrían detectado: ninguno.",
+    ]

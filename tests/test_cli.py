@@ -452,3 +452,19 @@ def test_plot_of_a_file_of_runs_needs_a_pick(tmp_path):
     assert out.returncode == 0 and target.read_bytes()[:4] == b"\x89PNG"
     out = replay(TRANSCRIPTS, "--plot", target)
     assert out.returncode == 2 and "draws one run" in out.stderr
+
+
+def test_the_report_stays_english_inside_a_spanish_chapter(capsys):
+    """A Spanish chapter calls main(): it prints what a terminal prints, and the chapter keeps speaking Spanish."""
+    from loopkit.cli import main
+    from loopkit.language import current_language, set_language
+
+    english = [main(["replay", str(LOOP)]), capsys.readouterr().out]
+    set_language("es")
+    try:
+        spanish = [main(["replay", str(LOOP)]), capsys.readouterr().out]
+        assert current_language() == "es"
+    finally:
+        set_language("en")
+    assert spanish == english
+    assert "openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches" in spanish[1]

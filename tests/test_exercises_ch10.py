@@ -40,3 +40,12 @@ def test_10_4_the_solution_evades_and_each_wrong_trace_fails_for_its_stated_reas
     assert challenge.score(repeat).deerflow.action != "ok"
     assert not challenge.check_loop(progress).loops
     assert challenge.score(short_cycle).deerflow.action != "ok"
+
+
+def test_10_4_the_spanish_solution_code_is_the_same_program_with_spanish_comments():
+    """q4.solution() shows the catalog's Spanish text in the Spanish track: running it must give the same answer."""
+    from loopkit.language import catalog
+
+    spanish = catalog("es")[ch10.EVASIVE_TRACE_CODE]
+    assert "diez acciones distintas" in spanish and "ten different actions" not in spanish
+    assert ch10._run_solution_code(spanish) == ch10.q4.solution_value

@@ -60,3 +60,22 @@ def test_cell_text_and_bad_input():
         plots.heatmap(table().drop(columns=["detector"]))
     with pytest.raises(ValueError, match="df is empty"):
         plots.heatmap(table().iloc[0:0])
+
+
+def test_in_spanish_the_words_change_and_the_frames_do_not():
+    """The frames come from the label and the action, never from the (translated) verdict text."""
+    from loopkit.language import set_language
+
+    set_language("es")
+    try:
+        ax = plots.heatmap(table())
+    finally:
+        set_language("en")
+    assert ax.get_title() == "¿Qué detector actúa ante qué patrón?"
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "exact repeat (bucle)", "ping-pong (bucle)", "same read twice (progreso)"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "sin acción", "aviso (warn) / respuesta al modelo", "parada (stop) / bloqueo", "no coincide con la etiqueta"]
+    frames = [(p.get_x(), p.get_y()) for p in ax.patches]
+    assert sorted((round(x + 0.45), round(y + 0.45)) for x, y in frames) == [(1, 1), (2, 1)]
+    plt.close(ax.figure)

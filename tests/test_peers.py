@@ -330,3 +330,31 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
     assert df["cell"].tolist() == ["stop 4", "-"] and df["verdict"].tolist() == ["caught", "missed (false negative)"]
     with pytest.raises(TypeError, match=r"batches\[1\] is a single call"):
         compare({"bad": iter([[A], A])}, [RooCode()])
+
+
+# -- in Spanish ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def spanish():
+    from loopkit.language import set_language
+
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_rules_and_verdicts_speak_spanish_while_the_data_stays_english(spanish):
+    assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con las claves ordenadas) "
+                              "y pregunta al usuario")
+    assert all(model.rule != model.english_rule for model in DETECTORS)
+    df = compare({"rerun": ([[A]] * 6, "loop"), "ping-pong": ([[A], [B]] * 3, "loop"),
+                  "two reads": ([[A]] * 2, "progress"), "paging": ([[A]] * 3, "progress")}, [RooCode(), DeerFlow()])
+    verdicts = {(r.pattern, r.detector): r.verdict for r in df.itertuples()}
+    assert verdicts == {
+        ("rerun", "Roo Code"): "detectado", ("rerun", "DeerFlow"): "detectado",
+        ("ping-pong", "Roo Code"): "no detectado (falso negativo)", ("ping-pong", "DeerFlow"): "detectado",
+        ("two reads", "Roo Code"): "en silencio", ("two reads", "DeerFlow"): "en silencio",
+        ("paging", "Roo Code"): "en silencio", ("paging", "DeerFlow"): "falsa alarma (falso positivo)",
+    }
+    assert set(df["action"]) == {"ok", "warn", "stop"} and set(df["label"]) == {"loop", "progress"}

@@ -65,3 +65,22 @@ def test_view_controls_drive_the_panel():
     view.controls["window"].value = 20
     view.controls["hard"].value = 2  # hard below warn: the message shows in the panel, not a traceback
     assert text(view.panel.value) == "hard_limit (2) must be >= warn_threshold (3)"
+
+
+def test_in_spanish_the_view_labels_and_headings_are_spanish():
+    from loopkit.language import set_language
+
+    set_language("es")
+    try:
+        view = transcript_replay(DATA)
+        view.controls["path"].value = LOOP
+        panel = view.panel.value
+    finally:
+        set_language("en")
+    assert view.children[0].value == "<b>¿Habría parado DeerFlow a este agente?</b>"
+    assert [view.controls[k].description for k in ("path", "warn", "hard", "window")] == [
+        "transcripción", "aviso", "límite", "ventana"]
+    assert "Lotes que avisaron o pararon" in text(panel) and "Batches that warned" not in text(panel)
+    assert "<th>paso</th><th>dónde</th><th>acción</th><th>capa</th><th>recuento</th><th>llamadas</th>" in panel
+    assert "<th>modelo del agente</th><th>paso del aviso</th><th>paso de la parada</th>" in panel
+    assert "42 mensajes, 20 lotes, 20 llamadas a herramientas" in text(panel)

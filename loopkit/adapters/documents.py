@@ -44,20 +44,31 @@ def run_meta(obj: Mapping, *more: Mapping) -> dict:
 
 @dataclass
 class Plan:
-    """Where one run's records are: a description, the records with their locations, and what names the run."""
+    """Where one run's records are: a description, the records with their locations, and what names the run.
+
+    ``container`` describes where the messages were, in English, as a template filled from ``container_fields``
+    (``"samples[{k}] of an Inspect AI log"``, k=2), so a run can say it in the learner's language too.
+    """
 
     container: str
     records: Iterable  # of (where, record)
     meta: dict = field(default_factory=dict)
     hint: str | None = None  # a format the document itself names (mini-swe-agent, swe-agent)
+    container_fields: dict = field(default_factory=dict)
+
+    @property
+    def english_container(self) -> str:
+        """The description filled in: ``"samples[2] of an Inspect AI log"``."""
+        return self.container.format(**self.container_fields)
 
 def indexed(records: list, prefix: str, noun: str = "message index") -> Iterator[tuple[str, Any]]:
     for index, record in enumerate(records):
         yield f"{prefix}: {noun} {index}", record
 
 
-def _container_list(document: Mapping, where: str) -> tuple[str, list]:
-    """The message list of an object under one of :data:`CONTAINER_KEYS`, and a description."""
+def _container_list(document: Mapping, where: str) -> tuple[str, dict, list]:
+    """The message list of an object under one of :data:`CONTAINER_KEYS`, and a description (a template and its
+    fields)."""
     both = not any(k in document for k in CONTAINER_KEYS[:2]) and "output" in document and "input" in document
     earlier = document.get("input")
     if both and (isinstance(earlier, list) or (isinstance(earlier, str) and earlier.lstrip().startswith("["))):
@@ -66,12 +77,12 @@ def _container_list(document: Mapping, where: str) -> tuple[str, list]:
         later = document["output"]
         if not isinstance(later, (list, str)):
             raise TraceError(f"{where}: 'output' must be a list of messages, got {type(later).__name__}")
-        return "a JSON object under 'input' then 'output'", items + as_list(later, where, "'output'")
+        return "a JSON object under 'input' then 'output'", {}, items + as_list(later, where, "'output'")
     for key in CONTAINER_KEYS:
         if key in document:
             value = document[key]
             if isinstance(value, (list, str)):
-                return f"a JSON object under {key!r}", as_list(value, where, f"{key!r}")
+                return "a JSON object under '{key}'", {"key": key}, as_list(value, where, f"{key!r}")
             raise TraceError(f"{where}: {key!r} must be a list of messages, got {type(value).__name__}")
     keys = ", ".join(repr(k) for k in list(document)[:8]) or "none"
     raise TraceError(f"{where}: a JSON object without a message list; expected one of the keys "
@@ -97,16 +108,16 @@ def _object_plans(document: Mapping, where: str) -> list[Plan]:
         for k, sample in enumerate(document["samples"]):
             if not is_map(sample) or not isinstance(sample.get("messages"), list):
                 raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
-            plans.append(Plan(f"samples[{k}] of an Inspect AI log", indexed(sample["messages"], f"{where}: "
-                                                                              f"samples[{k}]"), run_meta(sample)))
+            records = indexed(sample["messages"], f"{where}: samples[{k}]")
+            plans.append(Plan("samples[{k}] of an Inspect AI log", records, run_meta(sample), container_fields={"k": k}))
         return plans
     if isinstance(document.get("trajectory"), list):
         return [Plan("a SWE-agent trajectory under 'trajectory'",
                       indexed(document["trajectory"], where, "step index"), run_meta(document), hint="swe-agent")]
     marker = document.get("trajectory_format")
     hint = "mini-swe-agent" if isinstance(marker, str) and marker.startswith("mini-swe-agent") else None
-    container, messages = _container_list(document, where)
-    return [Plan(container, indexed(messages, where), run_meta(document), hint)]
+    container, fields, messages = _container_list(document, where)
+    return [Plan(container, indexed(messages, where), run_meta(document), hint, fields)]
 
 
 def document_plans(document: Any, where: str) -> list[Plan]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..language import tr
 from .base import Batch, TraceError
 from .runs import Run, check_format, iter_runs, records_run
 from .sources import DEFAULT_MAX_BYTES
@@ -63,7 +64,7 @@ class TraceStream:
     def describe(self) -> str:
         """One line: the format picked (and whether it was detected), the container, and the counts."""
         if self._run is None:
-            return f"{self._path}: not read yet"
+            return f"{self._path}: {tr('not read yet')}"
         return self._run.describe()
 
 

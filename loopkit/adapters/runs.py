@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ..language import tr
 from .base import Batch, TraceError, is_map
 from .batching import Batcher
 from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta
@@ -52,7 +53,8 @@ class Run:
     def __init__(self, path: str, plan: Plan, requested: str, *, index: int = 1, label: str = "") -> None:
         self.path, self.index, self.label = path, index, label
         self.meta = plan.meta
-        self.container = plan.container
+        self.container = plan.english_container
+        self._container_template, self._container_fields = plan.container, plan.container_fields
         self.requested = requested
         chosen = requested if requested != "auto" else (plan.hint or "auto")
         self.hinted = requested == "auto" and plan.hint is not None
@@ -106,26 +108,41 @@ class Run:
         ``"t.jsonl: openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches, 20 tool calls"``
         """
         name = f"{self.path} ({self.label})" if self.label else self.path
-        where = f" in {self.container}" if self.container else ""
+        container = tr(self._container_template, **self._container_fields)  # a template of documents.py or here
+        where = " " + tr("in {container}", container=container) if self.container else ""
         extra = self._extra()
         if not self.calls and self.format is None:
-            return f"{name}: no tool calls in {self.messages} messages{where}; nothing to replay{extra}"
-        how = ("auto-detected" if self.requested == "auto" and not self.hinted
-               else "named by the file" if self.hinted else "as requested")
-        counts = (f"{self.messages} messages, {self.batches} batches, {self.calls} tool calls" if self.calls
-                  else f"{self.messages} messages, no tool calls")
+            return (f"{name}: {tr('no tool calls in {messages} messages', messages=self.messages)}{where}; "
+                    f"{tr('nothing to replay')}{extra}")
+        if self.requested == "auto" and not self.hinted:
+            how = tr("auto-detected")
+        else:
+            how = tr("named by the file") if self.hinted else tr("as requested")
+        if self.calls:
+            counts = tr("{messages} messages, {batches} batches, {calls} tool calls", messages=self.messages,
+                        batches=self.batches, calls=self.calls)
+        else:
+            counts = tr("{messages} messages, no tool calls", messages=self.messages)
         return f"{name}: {self.format} ({how}){where}; {counts}{extra}"
 
     def _extra(self) -> str:
         batcher = self._batcher
         parts = []
         if batcher.skipped:
-            n = sum(batcher.skipped.values())
-            parts.append(f"skipped {n} other record{'s' * (n != 1)} ({batcher.skipped_text()})")
+            n, kinds = sum(batcher.skipped.values()), batcher.skipped_text()
+            if n == 1:
+                parts.append(tr("skipped 1 other record ({kinds})", kinds=kinds))
+            else:
+                parts.append(tr("skipped {n} other records ({kinds})", n=n, kinds=kinds))
         if batcher.unread_total:
-            n = batcher.unread_total
-            read_as = f"read as {self.format}" if self.format else "of a known format"
-            parts.append(f"{n} record{'s' * (n != 1)} not {read_as} ({batcher.shapes()})")
+            n, shapes = batcher.unread_total, batcher.shapes()
+            if self.format:
+                parts.append(tr("{n} records not read as {format} ({shapes})", n=n, format=self.format, shapes=shapes)
+                             if n != 1 else tr("1 record not read as {format} ({shapes})", format=self.format,
+                                                shapes=shapes))
+            else:
+                parts.append(tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)
+                             if n != 1 else tr("1 record not of a known format ({shapes})", shapes=shapes))
         return "".join(f"; {part}" for part in parts)
 
 def _run_line(value: Any) -> str | None:
@@ -192,9 +209,9 @@ def _input_runs(source: Input, requested: str, first_index: int) -> Iterator[Run
         if _run_line(value) != key:
             raise TraceError(f"{source.name}:{lineno}: expected one run per line like line {first[0]} (an object "
                              f"with an id and a {key!r} list), got {type(value).__name__}")
-        plan = Plan(f"line {lineno} of JSON Lines runs", indexed(value[key], f"{source.name}:{lineno}",
-                                                                   "event index" if key == "history" else
-                                                                   "message index"), run_meta(value))
+        noun = "event index" if key == "history" else "message index"
+        plan = Plan("line {lineno} of JSON Lines runs", indexed(value[key], f"{source.name}:{lineno}", noun),
+                    run_meta(value), container_fields={"lineno": lineno})
         yield Run(source.name, plan, requested, index=index, label=_label(plan.meta, index))
         index += 1
 

@@ -8,6 +8,9 @@ every batch that warned or stopped, with why, then a one-line summary. Several r
 a file of many runs) get one row each and an aggregate line. Exit codes: 2 if any input was unusable, else 1 if
 any run would have been stopped, else 0. ``-`` reads standard input; a reader that leaves early (``| head``) does
 not change the exit code. Tool names from transcripts are escaped before they are printed.
+
+The command speaks English in every track, also when a Spanish chapter calls :func:`main`: it is the same report a
+terminal prints (where no chapter chose a language), and one that scripts, issues and searches quote word for word.
 """
 
 
@@ -20,6 +23,7 @@ import sys
 from typing import TextIO
 
 from ..detector import DetectorConfig
+from ..language import DEFAULT_LANGUAGE, current_language, set_language
 from ..replay import report_paths
 from ..tool_maps import MapError, ToolMap
 from .options import build_parser, detector_config
@@ -46,7 +50,16 @@ def _problem(options: argparse.Namespace) -> str | None:
 
 
 def replay_command(options: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``replay`` for parsed ``options``, print as it goes, and return the exit code."""
+    """Run ``replay`` for parsed ``options``, print as it goes (in English), and return the exit code."""
+    spoken = current_language()
+    set_language(DEFAULT_LANGUAGE)  # the report a terminal prints, word for word, whatever the chapter speaks
+    try:
+        return _replay(options, out, err)
+    finally:
+        set_language(spoken)
+
+
+def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None) -> int:
     out = Output(out if out is not None else sys.stdout)
     err = err if err is not None else sys.stderr
     try:

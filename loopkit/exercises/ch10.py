@@ -1,8 +1,6 @@
 """Chapter 10 exercises: an adapter of your own, two predictions (tighter thresholds, the peers), and the
 evade-the-detector challenge."""
 
-import inspect
-
 from loopkit.challenge import score
 
 from . import Question, Wrong, equals, function_cases
@@ -55,6 +53,9 @@ def _evades(answer):
     return result.evaded, str(result)
 
 
+# The reference answer is written once, as the text q4.solution() shows (so its comments can be translated like
+# any hand-written solution); the answer checked is what running that text computes, so the two cannot differ.
+EVASIVE_TRACE_CODE = '''\
 def evasive_trace():
     cycle = [  # ten different actions: each comes back only every ten steps
         {"name": "read_file", "args": {"path": "src/a.py", "start_line": 1, "end_line": 100}},
@@ -71,6 +72,16 @@ def evasive_trace():
     # 30 steps, 20 wasted; a 20-batch window holds each action at most twice, and read_file has 9 of 30 calls.
     # Another way in: vary what the fingerprint keys but the work does not ("pytest  -x", "./src/a.py").
     return [[call] for call in cycle * 3]
+
+
+answer = evasive_trace()'''
+
+
+def _run_solution_code(code: str):
+    """The ``answer`` that ``code`` (a solution as shown to the learner) computes."""
+    namespace: dict = {}
+    exec(code, namespace)  # the module's own literal, never a learner's text
+    return namespace["answer"]
 
 
 q2 = Question(
@@ -126,8 +137,8 @@ q4 = Question(
     "Evade the detector: a trace that truly loops but never trips DeerFlow",
     kind="value",
     checker=_evades,
-    solution=evasive_trace(),
-    solution_code=inspect.getsource(evasive_trace) + "\n\nanswer = evasive_trace()",
+    solution=_run_solution_code(EVASIVE_TRACE_CODE),
+    solution_code=EVASIVE_TRACE_CODE,
     hint="DeerFlow warns when one fingerprint comes 3 times within 20 batches, or one tool 30 times within 50 "
          "calls. How far apart must the repeats of an action be? And the checker normalizes paths, spacing and "
          "quoting, while the fingerprint does not.",

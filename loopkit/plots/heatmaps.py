@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from ..language import tr
+from ..peers import disagrees
+
 __all__ = ["heatmap", "cell_text"]
 
 #: Colours of the three outcomes: nothing, a warning (or feedback), a stop (or a block that waits for a human).
 OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#f4b942", "stop": "#d9534f"}
-_WRONG = ("missed (false negative)", "false alarm (false positive)")
+#: The default title, said in the learner's language when the figure is drawn.
+TITLE = "Which detector acts on which pattern?"
 
 
 def cell_text(warn_step, stop_step) -> str:
@@ -26,7 +30,15 @@ def _missing(value) -> bool:
     return value is None or bool(pd.isna(value))
 
 
-def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pattern?"):
+def _row_label(pattern: str, label) -> str:
+    """A row's tick label: the pattern's name and its human label, ``"polling (progress)"``, in the learner's words."""
+    if _missing(label):
+        return pattern
+    words = {"loop": tr("loop"), "progress": tr("progress")}
+    return f"{pattern} ({words.get(label, label)})"
+
+
+def heatmap(df, *, ax=None, title: str | None = TITLE):
     """Draw :func:`loopkit.peers.compare`'s table as a grid: one row per pattern (labelled with the human verdict),
     one column per detector, coloured by outcome and annotated with the first warn and stop steps. Cells where the
     detector disagrees with the human label (a missed loop, or a false alarm on progress) get a black frame.
@@ -37,7 +49,7 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch, Rectangle
 
-    needed = {"pattern", "label", "detector", "warn_step", "stop_step", "action", "verdict"}
+    needed = {"pattern", "label", "detector", "warn_step", "stop_step", "action"}
     missing = needed - set(getattr(df, "columns", ()))
     if missing:
         raise ValueError(f"df must be the table loopkit.peers.compare() returns; it lacks {sorted(missing)}")
@@ -57,23 +69,22 @@ def heatmap(df, *, ax=None, title: str | None = "Which detector acts on which pa
         ax.text(j, i, cell_text(None if _missing(row.warn_step) else row.warn_step,
                                 None if _missing(row.stop_step) else row.stop_step),
                 ha="center", va="center", fontsize=8)
-        if row.verdict in _WRONG:
+        if disagrees(None if _missing(row.label) else row.label, row.action):
             ax.add_patch(Rectangle((j - 0.45, i - 0.45), 0.9, 0.9, fill=False, edgecolor="black", linewidth=2,
                                    zorder=5))
     colours = ListedColormap([OUTCOME_COLOURS[k] for k in ("ok", "warn", "stop")])
     ax.imshow(grid, cmap=colours, vmin=0, vmax=2, aspect="auto")
     ax.set_xticks(range(len(detectors)), detectors, rotation=30, ha="right")
-    ax.set_yticks(range(len(patterns)),
-                  [f"{p} ({labels[p]})" if not _missing(labels.get(p)) else p for p in patterns])
+    ax.set_yticks(range(len(patterns)), [_row_label(p, labels.get(p)) for p in patterns])
     ax.set_xticks([x + 0.5 for x in range(len(detectors) - 1)], minor=True)
     ax.set_yticks([y + 0.5 for y in range(len(patterns) - 1)], minor=True)
     ax.grid(which="minor", color="white", linewidth=1.5)
     ax.tick_params(which="minor", length=0)
     handles = [Patch(color=OUTCOME_COLOURS[k], label=text) for k, text in
-               (("ok", "no action"), ("warn", "warn / feedback"), ("stop", "stop / block"))]
-    handles.append(Patch(facecolor="white", edgecolor="black", linewidth=2, label="disagrees with the label"))
+               (("ok", tr("no action")), ("warn", tr("warn / feedback")), ("stop", tr("stop / block")))]
+    handles.append(Patch(facecolor="white", edgecolor="black", linewidth=2, label=tr("disagrees with the label")))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8,
-              title="w = warn step, s = stop step", title_fontsize=8)
+              title=tr("w = warn step, s = stop step"), title_fontsize=8)
     if title:
-        ax.set_title(title)
+        ax.set_title(tr(TITLE) if title is TITLE else title)
     return ax

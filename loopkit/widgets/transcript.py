@@ -14,6 +14,7 @@ import ipywidgets as W
 
 from ..adapters import load_trace
 from ..detector import DetectorConfig
+from ..language import tr
 from ..peers import PEERS
 from ..replay import call_names, report_paths, short_where, summary_line
 from ._base import View, table_html
@@ -75,8 +76,9 @@ def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
         return f"<pre style='color:#b00'>{html.escape(reading.error)}</pre>"
     parts = [f"<p>{html.escape(reading.summary)}</p>"]
     if reading.peers:
-        parts.append("<b>Batches that warned or stopped</b>" + table_html(reading.decisions))
-        parts.append("<b>The peer models on the same trace</b> (simplified models, not the real implementations)")
+        parts.append(f"<b>{html.escape(tr('Batches that warned or stopped'))}</b>" + table_html(reading.decisions))
+        parts.append(f"<b>{html.escape(tr('The peer models on the same trace'))}</b> "
+                     f"{html.escape(tr('(simplified models, not the real implementations)'))}")
         parts.append(table_html(reading.peers))
     return "".join(parts)
 
@@ -88,12 +90,12 @@ def transcript_replay(folder: str | pathlib.Path = "data", warn: int = 3, hard: 
         raise ValueError(f"no .json or .jsonl transcripts in {str(folder)!r}")
     controls = {
         "path": W.Dropdown(options=[(pathlib.Path(f).name, f) for f in files], value=files[0],
-                           description="transcript", layout=W.Layout(width="36em")),
-        "warn": W.IntSlider(value=warn, min=1, max=10, description="warn"),
-        "hard": W.IntSlider(value=hard, min=1, max=15, description="hard"),
-        "window": W.IntSlider(value=window, min=2, max=40, description="window"),
+                           description=tr("transcript"), layout=W.Layout(width="36em")),
+        "warn": W.IntSlider(value=warn, min=1, max=10, description=tr("warn")),
+        "hard": W.IntSlider(value=hard, min=1, max=15, description=tr("hard")),
+        "window": W.IntSlider(value=window, min=2, max=40, description=tr("window")),
     }
-    view = View(controls, render_transcript, title="Would DeerFlow have stopped this agent?")
+    view = View(controls, render_transcript, title=tr("Would DeerFlow have stopped this agent?"))
     view.add_class("loopkit-transcript-replay")
     view.panel.add_class("loopkit-panel")
     return view
