@@ -20,6 +20,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .detector import Decision, DetectorConfig
+from .language import tr
 from .middleware import LoopMiddleware, middleware_for
 
 __all__ = ["Turn", "Scenario", "SCENARIOS", "get", "play", "side_by_side", "calls_that_run"]
@@ -36,13 +37,25 @@ class Turn:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A script of turns, the config it is played with, and what upstream report it comes from."""
+    """A script of turns, the config it is played with, and what upstream report it comes from.
+
+    The fields hold the title and the source in English; ``title`` and ``source`` give them in the learner's
+    language (:func:`loopkit.language.tr`), read when they are shown.
+    """
 
     name: str
-    title: str
-    source: str
+    english_title: str
+    english_source: str
     turns: tuple[Turn, ...]
     config: DetectorConfig = field(default_factory=DetectorConfig)
+
+    @property
+    def title(self) -> str:
+        return tr(self.english_title)
+
+    @property
+    def source(self) -> str:
+        return tr(self.english_source)
 
 
 def _call(name: str, **args) -> dict:

@@ -32,6 +32,26 @@ def test_evidence_levels_run_from_helpers_to_the_integration_suite():
     assert "lifecycle" in probe_row["leaves_open"], "the probe must say it leaves the middleware lifecycle open"
 
 
+def test_the_evidence_table_reads_in_spanish_headings_and_texts_alike():
+    set_language("es")
+    try:
+        rows = b.evidence_table()
+    finally:
+        set_language("en")
+    assert list(rows[0]) == ["nivel", "cómo se obtiene", "demuestra", "deja abierto"]
+    assert [r["nivel"] for r in rows] == [
+        "vectores de los helpers",
+        "sonda de los helpers",
+        "ciclo de vida del middleware",
+        "sandbox",
+        "proveedor de modelos",
+        "suite de integración",
+    ]
+    assert rows[1]["deja abierto"] == ("el ciclo de vida del middleware: cuándo se ejecutan los hooks, dónde vive el "
+                                       "estado, qué hace un aviso")
+    assert b.EVIDENCE_LEVELS[1].leaves_open.startswith("the middleware lifecycle")  # the data stays English
+
+
 # ------------------------------------------------------------------------------------------ fingerprint vs secret
 
 CALLS = [{"name": "bash", "args": {"command": "ls"}}, {"name": "read_file", "args": {"path": "a.py"}}]

@@ -6,6 +6,7 @@ definitions and nothing else; the claim table agrees when the stand-ins agree wi
 claims a deliberately wrong stand-in breaks; offline, it says so in one line and touches no network.
 """
 
+import dataclasses
 import hashlib
 import http.client
 import pathlib
@@ -15,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from loopkit import probe, upstream
+from loopkit import LRUDict, probe, set_language, upstream
 
 MIDDLEWARE = f"{upstream.MIDDLEWARE_DIR}/loop_detection_middleware.py"
 BOUNDED = f"{upstream.MIDDLEWARE_DIR}/_bounded_dict.py"
@@ -526,3 +527,63 @@ def test_directory_fetcher_reads_full_paths_or_bare_file_names(tmp_path):
         probe.directory_fetcher(tmp_path / "nope")
     report = probe.run_probe(fetch=probe.directory_fetcher(tmp_path), env={})
     assert report.status == "skipped" and "FileNotFoundError" in report.message
+
+
+# ------------------------------------------------------------------------------------------------------- in Spanish
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_claims_read_in_spanish(spanish):
+    assert [claim.name for claim in probe.CLAIMS] == [
+        "normalización JSON",
+        "intervalos de lectura",
+        "sensibilidad a la escritura cambiada",
+        "invariancia por permutación",
+        "multiplicidad",
+        "expulsión por inserción",
+        "igualdad de digests",
+    ]
+    assert probe.CLAIMS[5].checks == "maxsize 2: inserta a, b; actualiza a; inserta c"
+    assert probe.CLAIMS[5].english_name == "insertion-order eviction"
+
+
+def test_the_report_and_its_table_speak_spanish(tmp_path, spanish):
+    report = run_with(tmp_path, refresh="self.move_to_end(key)")
+    assert report.message == (
+        "La sonda se ejecutó: 2 archivos verificados por sha256 en f1f4af99bbf1; 6 de 7 afirmaciones coinciden entre "
+        "upstream y loopkit (NO COINCIDEN en expulsión por inserción)."
+    )
+    table = report.table
+    assert table.index.name == "afirmación"
+    assert list(table.columns) == ["comprueba", "upstream", "loopkit", "coinciden"]
+    assert table.loc["expulsión por inserción", "upstream"] == "conserva [('a', 10), ('c', 3)]"
+    assert table.loc["invariancia por permutación", "loopkit"] == "120/120 lotes barajados conservan su digest"
+    assert table.loc["igualdad de digests", "loopkit"].startswith("120 valores, sha256 combinado ")
+    assert table["coinciden"].tolist() == [True] * 5 + [False, True]
+
+
+def test_a_copy_keeps_its_own_label_as_a_column_heading_in_spanish(spanish):
+    copy = dataclasses.replace(probe.LOOPKIT_HELPERS, label="copia LRU", bounded_dict=LRUDict)
+    table = probe.claim_table(copy, batches=10)
+    assert list(table.columns) == ["comprueba", "copia LRU", "loopkit", "coinciden"]
+
+
+def test_the_one_line_reports_speak_spanish(spanish):
+    assert probe.run_probe(False, fetch=no_network).message == (
+        "La sonda no se ejecutó: está desactivada (RUN_PROBE = False). Pon RUN_PROBE = True, con acceso a internet, "
+        "para descargar y comprobar los archivos de upstream del commit fijado."
+    )
+    assert probe.run_probe(fetch=no_network, env={"LOOPKIT_OFFLINE": "1"}).message == (
+        "La sonda no se ejecutó: LOOPKIT_OFFLINE=1 está definida, así que no hace ninguna petición de red."
+    )
+    source = "import json\nimport not_installed\nprint('side effect')\ndef f(x):\n    return json.dumps(x)\n"
+    assert probe.extract_definitions(source, ["f"]).summary() == (
+        "definiciones conservadas: f; importaciones: import json; constantes literales: ninguna; "
+        "otras instrucciones sin ejecutar: 2"
+    )

@@ -3,7 +3,7 @@ upstream reports (issues #5243 and #5343, PR #5486) and chapter 05's rules."""
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, versions
+from loopkit import DetectorConfig, PinnedMiddleware, set_language, versions
 
 
 def column(rows, key):
@@ -60,3 +60,19 @@ def test_both_middlewares_are_fresh_per_call_and_unknown_names_are_listed():
     assert versions.side_by_side("issue_5343") == versions.side_by_side(versions.get("issue_5343"))
     with pytest.raises(KeyError, match="expected one of issue_5243, issue_5343, pr_5486"):
         versions.get("issue_1")
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_a_scenario_shows_its_title_and_source_in_spanish_and_keeps_its_decisions(spanish):
+    scenario = versions.get("issue_5343")
+    assert scenario.title == "un agente reutilizado, una llamada por turno del usuario"
+    assert scenario.source == "issue #5343, corregido por el PR #5344"
+    assert scenario.english_title == "a reused agent, one call per user turn"
+    # the decisions are code vocabulary: the same words in both languages
+    assert column(versions.side_by_side(scenario), "pinned") == ["ok", "ok", "warn hash 3", "ok", "stop hash 5"]

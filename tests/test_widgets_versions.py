@@ -1,7 +1,8 @@
 """Chapter 07's side-by-side view: the plain rows, and the live view reacting to its controls."""
 
+import pytest
 from html_tables import as_text, read_view, tables, text
-from loopkit import widgets
+from loopkit import set_language, widgets
 from loopkit.widgets.versions import COLUMNS, render_versions, version_rows
 
 
@@ -31,3 +32,24 @@ def test_the_view_starts_at_the_scenarios_config_and_redraws():
     assert later() == ["warn frequency read_file 2"]
     view.controls["tool_freq_warn"].value = 9  # hard 4 < warn 9: shown, not raised
     assert text(view.panel.value) == "tool_freq_hard_limit (4) must be >= tool_freq_warn (9)"
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_view_speaks_spanish_and_its_cells_keep_the_decisions(spanish):
+    out = render_versions("issue_5343", 3, 5, 30, 50)
+    assert text(out).startswith("un agente reutilizado, una llamada por turno del usuario (issue #5343, corregido "
+                                "por el PR #5344). Llamadas que se ejecutan: 4 en el commit fijado, 5 en el modelo "
+                                "posterior.")
+    first = tables(out)[0][0]
+    assert first == {"turno": "1", "ejecución": "turn-1", "llamadas": "1", "fijado": "ok", "se ejecutan (fijado)": "1",
+                     "posterior": "ok", "se ejecutan (posterior)": "1"}
+    view = widgets.version_compare()
+    assert view.children[0].value == "<b>El detector del commit fijado y el posterior, lado a lado</b>"
+    assert view.controls["scenario"].description == "escenario"
+    assert view.controls["scenario"].value == "issue_5243"  # the options stay the scenarios' names

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from ..batches import check_batch
 from ..fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
+from ..language import tr
 from ..normalize import canonical_json
 
 __all__ = ["EvidenceLevel", "EVIDENCE_LEVELS", "evidence_table", "keyed_fingerprint"]
@@ -70,12 +71,14 @@ EVIDENCE_LEVELS = (
 
 
 def evidence_table() -> list[dict[str, str]]:
-    """:data:`EVIDENCE_LEVELS` as a list of dicts, ready for ``pandas.DataFrame``.
+    """:data:`EVIDENCE_LEVELS` as a list of dicts, ready for ``pandas.DataFrame``, in the learner's language
+    (headings and texts alike, :func:`loopkit.language.tr`): a table to read, not data to compute with.
 
     >>> [row["level"] for row in evidence_table()][:2]
     ['helper vectors', 'helper probe']
     """
-    return [level._asdict() for level in EVIDENCE_LEVELS]
+    return [{tr("level"): tr(row.level), tr("how"): tr(row.how), tr("proves"): tr(row.proves),
+             tr("leaves_open"): tr(row.leaves_open)} for row in EVIDENCE_LEVELS]
 
 
 # ----------------------------------------------------------------------------------------- fingerprint vs secret

@@ -29,7 +29,8 @@ from typing import Any
 
 from .. import upstream
 from ..checks import clip
-from .claims import CLAIMS, LOOPKIT_HELPERS, Claim, Helpers, claim_rows, claim_table, upstream_helpers
+from ..language import tr
+from .claims import CLAIMS, LOOPKIT_HELPERS, Claim, Helpers, claim_frame, claim_rows, claim_table, upstream_helpers
 from .download import MAX_BYTES, TIMEOUT_SECONDS, directory_fetcher, sha256_hex, url_fetcher, verify_sha256
 from .extract import Extraction, extract_definitions
 from .generated import BATCHES, SEED, generated_batches
@@ -55,6 +56,7 @@ __all__ = [
     "upstream_helpers",
     "generated_batches",
     "claim_rows",
+    "claim_frame",
     "claim_table",
     "run_probe",
     "MAX_BYTES",
@@ -67,7 +69,8 @@ OFFLINE_ENV = "LOOPKIT_OFFLINE"
 
 @dataclass
 class ProbeReport:
-    """What :func:`run_probe` did: ``status`` is "ran", "skipped" or "refused"; ``message`` is one line."""
+    """What :func:`run_probe` did: ``status`` is "ran", "skipped" or "refused"; ``message`` is one line, in the
+    learner's language (:func:`loopkit.language.tr`), as are the table's headings."""
 
     status: str
     message: str
@@ -111,13 +114,14 @@ def run_probe(
     if not enabled:
         return ProbeReport(
             "skipped",
-            "Probe did not run: it is switched off (RUN_PROBE = False). Set RUN_PROBE = True, with internet access, "
-            "to download and check the pinned upstream files.",
+            tr("Probe did not run: it is switched off (RUN_PROBE = False). Set RUN_PROBE = True, with internet "
+               "access, to download and check the pinned upstream files."),
         )
     env = os.environ if env is None else env
     if _offline_requested(env):
         setting = f"{OFFLINE_ENV}={env[OFFLINE_ENV].strip()}"
-        return ProbeReport("skipped", f"Probe did not run: {setting} is set, so it makes no network requests.")
+        return ProbeReport("skipped", tr("Probe did not run: {setting} is set, so it makes no network requests.",
+                                         setting=setting))
     files = upstream.FILES if files is None else files
     fetch = url_fetcher() if fetch is None else fetch
     extractions: dict[str, Extraction] = {}
@@ -125,33 +129,33 @@ def run_probe(
         try:
             data = fetch(path)
         except ProbeRefused as exc:
-            return ProbeReport("refused", _one_line(f"Probe refused: {exc}"))
+            return ProbeReport("refused", _one_line(tr("Probe refused: {reason}", reason=exc)))
         # OSError: urllib's URLError and HTTPError, timeouts, DNS and socket errors, missing files. HTTPException:
         # http.client's protocol errors (IncompleteRead, BadStatusLine, InvalidURL), which are not OSErrors.
         # ValueError: a URL urllib cannot parse (ProbeRefused, a ValueError too, is handled above).
         except (OSError, http.client.HTTPException, ValueError) as exc:
             reason = getattr(exc, "reason", None) or exc
             return ProbeReport(
-                "skipped", _one_line(f"Probe did not run: could not get {path} ({type(exc).__name__}: {reason}).")
+                "skipped",
+                _one_line(tr("Probe did not run: could not get {path} ({error}: {reason}).", path=path,
+                             error=type(exc).__name__, reason=reason)),
             )
         try:
             verify_sha256(path, data, info["sha256"])
             extractions[path] = extract_definitions(data, info["names"], filename=path)
         except ProbeRefused as exc:
-            return ProbeReport("refused", _one_line(f"Probe refused: {exc}", limit=400), extractions=extractions)
+            return ProbeReport("refused", _one_line(tr("Probe refused: {reason}", reason=exc), limit=400),
+                               extractions=extractions)
     objects = {name: obj for ex in extractions.values() for name, obj in ex.objects.items()}
     theirs = upstream_helpers(objects, files)
     rows = claim_rows(theirs, batches=batches)
     agreeing = sum(row["agree"] for row in rows)
     disagreeing = [row["claim"] for row in rows if not row["agree"]]
-    verdict = f"DISAGREE on {', '.join(disagreeing)}" if disagreeing else "all agree"
-    message = (
-        f"Probe ran: {len(files)} files verified by sha256 at {upstream.COMMIT[:12]}; "
-        f"{agreeing} of {len(rows)} claims agree between upstream and loopkit ({verdict})."
+    verdict = tr("DISAGREE on {claims}", claims=", ".join(disagreeing)) if disagreeing else tr("all agree")
+    message = tr(
+        "Probe ran: {files} files verified by sha256 at {commit}; {agreeing} of {claims} claims agree between "
+        "upstream and loopkit ({verdict}).",
+        files=len(files), commit=upstream.COMMIT[:12], agreeing=agreeing, claims=len(rows), verdict=verdict,
     )
-    table = None
-    if as_table:
-        import pandas as pd
-
-        table = pd.DataFrame(rows).set_index("claim")
+    table = claim_frame(rows) if as_table else None
     return ProbeReport("ran", message, rows=rows, table=table, extractions=extractions)

@@ -13,11 +13,13 @@ from ..bounded import BoundedDict
 from ..checks import clip
 from ..fingerprint import fingerprint
 from ..keys import stable_key
+from ..language import tr
 from ..normalize import normalize_args
 from .download import sha256_hex
 from .generated import BATCHES, SEED, generated_batches
 
-__all__ = ["Helpers", "LOOPKIT_HELPERS", "upstream_helpers", "Claim", "CLAIMS", "claim_rows", "claim_table"]
+__all__ = ["Helpers", "LOOPKIT_HELPERS", "upstream_helpers", "Claim", "CLAIMS", "claim_rows", "claim_frame",
+           "claim_table"]
 
 
 @dataclass(frozen=True)
@@ -55,11 +57,23 @@ def upstream_helpers(objects: Mapping[str, Any], files: Mapping[str, Mapping[str
 
 @dataclass(frozen=True)
 class Claim:
-    """One row of the claim table: a name, what it checks, and how to observe it on one implementation."""
+    """One row of the claim table: a name, what it checks, and how to observe it on one implementation.
 
-    name: str
-    checks: str
+    The fields hold the name and the check in English; ``name`` and ``checks`` give them in the learner's language
+    (:func:`loopkit.language.tr`), read when they are shown.
+    """
+
+    english_name: str
+    english_checks: str
     observe: Callable[[Helpers, list], Any]
+
+    @property
+    def name(self) -> str:
+        return tr(self.english_name)
+
+    @property
+    def checks(self) -> str:
+        return tr(self.english_checks)
 
 
 def _normalization(h: Helpers, batches: list) -> tuple:
@@ -78,7 +92,7 @@ def _changed_write(h: Helpers, batches: list) -> str:
 
     changed = h.fingerprint([write("draft 1")]) != h.fingerprint([write("draft 2")])
     repeated = h.fingerprint([write("draft 1")]) == h.fingerprint([write("draft 1")])
-    return f"changed write is new: {changed}; same write repeats: {repeated}"
+    return tr("changed write is new: {changed}; same write repeats: {repeated}", changed=changed, repeated=repeated)
 
 
 def _permutation(h: Helpers, batches: list) -> str:
@@ -88,12 +102,12 @@ def _permutation(h: Helpers, batches: list) -> str:
         shuffled = list(batch)
         rng.shuffle(shuffled)
         kept += h.fingerprint(shuffled) == h.fingerprint(batch)
-    return f"{kept}/{len(batches)} shuffled batches keep their digest"
+    return tr("{kept}/{total} shuffled batches keep their digest", kept=kept, total=len(batches))
 
 
 def _multiplicity(h: Helpers, batches: list) -> str:
     changed = sum(h.fingerprint([*batch, batch[0]]) != h.fingerprint(batch) for batch in batches)
-    return f"{changed}/{len(batches)} batches change when a call is repeated"
+    return tr("{changed}/{total} batches change when a call is repeated", changed=changed, total=len(batches))
 
 
 def _eviction(h: Helpers, batches: list) -> str:
@@ -101,7 +115,7 @@ def _eviction(h: Helpers, batches: list) -> str:
     d["a"], d["b"] = 1, 2
     d["a"] = 10  # an update: under insertion order it keeps its place
     d["c"] = 3
-    return f"keeps {list(d.items())}"
+    return tr("keeps {items}", items=list(d.items()))
 
 
 def _digests(h: Helpers, batches: list) -> tuple:
@@ -124,7 +138,7 @@ def _observe(claim: Claim, helpers: Helpers, batches: list) -> Any:
     try:
         return claim.observe(helpers, batches)
     except Exception as exc:  # a broken implementation is a finding, shown in its cell, not a crash
-        return f"raised {type(exc).__name__}: {' '.join(str(exc).split())}"[:120]
+        return tr("raised {error}: {message}", error=type(exc).__name__, message=" ".join(str(exc).split()))[:120]
 
 
 def _show(value: Any) -> str:
@@ -132,7 +146,8 @@ def _show(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, tuple) and len(value) > 8:
-        return f"{len(value)} values, combined sha256 {sha256_hex(repr(value).encode())[:12]}"
+        return tr("{count} values, combined sha256 {digest}", count=len(value),
+                  digest=sha256_hex(repr(value).encode())[:12])
     return clip(repr(value), 72)
 
 
@@ -166,8 +181,15 @@ def claim_rows(
     return rows
 
 
-def claim_table(theirs: Helpers, ours: Helpers = LOOPKIT_HELPERS, *, batches: int = BATCHES, seed: int = SEED):
-    """:func:`claim_rows` as a pandas DataFrame indexed by claim (pandas is imported here, not by ``loopkit``)."""
+def claim_frame(rows: list[dict]):
+    """Claim rows as a pandas DataFrame indexed by claim, its headings in the learner's language (the two
+    implementations' columns keep their labels). pandas is imported here, not by ``loopkit``."""
     import pandas as pd
 
-    return pd.DataFrame(claim_rows(theirs, ours, batches=batches, seed=seed)).set_index("claim")
+    headings = {"claim": tr("claim"), "checks": tr("checks"), "agree": tr("agree")}
+    return pd.DataFrame(rows).rename(columns=headings).set_index(headings["claim"])
+
+
+def claim_table(theirs: Helpers, ours: Helpers = LOOPKIT_HELPERS, *, batches: int = BATCHES, seed: int = SEED):
+    """:func:`claim_rows` as a pandas DataFrame indexed by claim (see :func:`claim_frame`)."""
+    return claim_frame(claim_rows(theirs, ours, batches=batches, seed=seed))

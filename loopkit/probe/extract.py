@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..language import tr
 from .refusals import ExtractionRefused
 
 __all__ = ["Extraction", "extract_definitions"]
@@ -34,10 +35,12 @@ class Extraction:
     skipped: int
 
     def summary(self) -> str:
+        """One line, in the learner's language: what was kept and how many other statements did not run."""
         kept = ", ".join(self.objects)
-        imports = "; ".join(self.imports) or "none"
-        consts = ", ".join(self.constants) or "none"
-        return f"kept {kept}; imports: {imports}; literal constants: {consts}; {self.skipped} other statements not run"
+        imports = "; ".join(self.imports) or tr("none")
+        consts = ", ".join(self.constants) or tr("none")
+        return tr("kept {kept}; imports: {imports}; literal constants: {constants}; {skipped} other statements not run",
+                  kept=kept, imports=imports, constants=consts, skipped=self.skipped)
 
 
 def _is_stdlib(module: str | None, level: int) -> bool:

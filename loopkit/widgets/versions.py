@@ -5,12 +5,13 @@ from __future__ import annotations
 import html
 
 from ..detector import DetectorConfig
+from ..language import tr
 from ..versions import SCENARIOS, get, side_by_side
 from ._base import View, table_html
 
 __all__ = ["version_rows", "render_versions", "version_compare"]
 
-#: The columns the panel shows, in order.
+#: The columns the panel shows, in order (``table_html`` shows each heading in the learner's language).
 COLUMNS = ("turn", "run", "calls", "pinned", "pinned runs", "later", "later runs")
 
 
@@ -34,8 +35,9 @@ def render_versions(scenario: str, warn_threshold: int, hard_limit: int, tool_fr
     rows = version_rows(scenario, warn_threshold, hard_limit, tool_freq_warn, tool_freq_hard_limit)
     s = get(scenario)
     ran = {version: sum(row[f"{version} runs"] for row in rows) for version in ("pinned", "later")}
-    head = (f"<p><b>{html.escape(s.title)}</b> ({html.escape(s.source)}). Calls that run: "
-            f"{ran['pinned']} at the pinned commit, {ran['later']} in the later model.</p>")
+    counts = tr("Calls that run: {pinned} at the pinned commit, {later} in the later model.",
+                pinned=ran["pinned"], later=ran["later"])
+    head = f"<p><b>{html.escape(s.title)}</b> ({html.escape(s.source)}). {html.escape(counts)}</p>"
     return head + table_html(rows, COLUMNS)
 
 
@@ -52,11 +54,11 @@ def version_compare(scenario: str = "issue_5243") -> View:
                            style=style, layout=layout)
 
     controls = {
-        "scenario": W.Dropdown(options=list(SCENARIOS), value=scenario, description="scenario", style=style,
+        "scenario": W.Dropdown(options=list(SCENARIOS), value=scenario, description=tr("scenario"), style=style,
                                layout=layout),
         "warn_threshold": slider(c.warn_threshold, 20, "warn_threshold"),
         "hard_limit": slider(c.hard_limit, 30, "hard_limit"),
         "tool_freq_warn": slider(c.tool_freq_warn, 60, "tool_freq_warn"),
         "tool_freq_hard_limit": slider(c.tool_freq_hard_limit, 80, "tool_freq_hard_limit"),
     }
-    return View(controls, render_versions, title="The pinned and the later detector, side by side")
+    return View(controls, render_versions, title=tr("The pinned and the later detector, side by side"))
