@@ -8,6 +8,8 @@ per module, each entry pairing the English text with its translation::
     en = "Correct! (Exercise {qid})"
     es = "¡Correcto! (Ejercicio {qid})"
 
+An English text that needs two translations (the same words, two grammatical roles) carries a ``context``:
+``tr("warned at step {step}", context="after would have", step=3)`` looks up the entry whose ``context`` says so.
 A new language is a new folder of such files, not a code change. What is translated: exercise feedback, widget
 labels and help, table headings and plot labels. What is not: error messages of loopkit's API (they stay English in
 every track, so a learner can search for them) and code words such as ``ok``, ``warn``, ``stop`` and tool names.
@@ -34,7 +36,9 @@ LOCALES = pathlib.Path(__file__).resolve().parent / "locales"
 STRICT_VARIABLE = "LOOPKIT_STRICT_TRANSLATIONS"
 
 _current = DEFAULT_LANGUAGE
-_catalogs: dict[str, dict[str, str]] = {}
+#: A catalog's key: (context or None, English text).
+Key = tuple[str | None, str]
+_catalogs: dict[str, dict[Key, str]] = {}
 
 
 class MissingTranslation(LookupError):
@@ -65,8 +69,9 @@ def current_language() -> str:
     return _current
 
 
-def read_catalog_file(path: pathlib.Path, code: str) -> dict[str, str]:
-    """One catalog file's entries, English text -> translation, with a clear error naming the file and entry."""
+def read_catalog_file(path: pathlib.Path, code: str) -> dict[Key, str]:
+    """One catalog file's entries, (context, English text) -> translation, with a clear error naming the file and
+    the entry."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
@@ -76,37 +81,46 @@ def read_catalog_file(path: pathlib.Path, code: str) -> dict[str, str]:
         raise ValueError(f"{path}: expected only [[text]] entries, found {sorted(unknown)}")
     entries = {}
     for number, entry in enumerate(document.get("text", []), start=1):
-        english, translation = entry.get(DEFAULT_LANGUAGE), entry.get(code)
+        english, translation, context = entry.get(DEFAULT_LANGUAGE), entry.get(code), entry.get("context")
         if not isinstance(english, str) or not isinstance(translation, str):
             raise ValueError(f"{path}: entry {number} needs the strings {DEFAULT_LANGUAGE!r} and {code!r}")
-        if english in entries and entries[english] != translation:
+        if context is not None and not isinstance(context, str):
+            raise ValueError(f"{path}: entry {number}: context must be a string")
+        key = (context, english)
+        if key in entries and entries[key] != translation:
             raise ValueError(f"{path}: entry {number} translates {english[:60]!r} a second time, differently")
-        entries[english] = translation
+        entries[key] = translation
     return entries
 
 
-def catalog(code: str) -> dict[str, str]:
-    """Every translation into ``code``, from all of its files: English text -> translated text."""
+def catalog(code: str) -> dict[Key, str]:
+    """Every translation into ``code``, from all of its files: (context, English text) -> translated text.
+
+    Two files may not translate the same English text differently in the same context: the track's terms stay
+    consistent, and a text that needs two translations says so with a context.
+    """
     if code not in _catalogs:
-        merged: dict[str, str] = {}
+        merged: dict[Key, str] = {}
         for path in sorted((LOCALES / code).glob("*.toml")):
-            for english, translation in read_catalog_file(path, code).items():
-                if merged.get(english, translation) != translation:
-                    raise ValueError(f"{path}: translates {english[:60]!r} differently from another file of {code}/")
-                merged[english] = translation
+            for key, translation in read_catalog_file(path, code).items():
+                if merged.get(key, translation) != translation:
+                    raise ValueError(f"{path}: translates {key[1][:60]!r} differently from another file of {code}/"
+                                     " (give one of them a context)")
+                merged[key] = translation
         _catalogs[code] = merged
     return _catalogs[code]
 
 
-def tr(text: str, **fields) -> str:
-    """``text`` in the current language, with ``{name}`` fields filled in from ``fields``.
+def tr(text: str, *, context: str | None = None, **fields) -> str:
+    """``text`` in the current language, with ``{name}`` fields filled in from ``fields``; ``context`` picks the
+    entry for one grammatical role when the same English needs two translations.
 
     Without a translation, the English text is used, unless ``LOOPKIT_STRICT_TRANSLATIONS=1`` (then it raises
     :class:`MissingTranslation`, which is how the tests find a string nobody translated).
     """
     template = text
     if _current != DEFAULT_LANGUAGE:
-        template = catalog(_current).get(text)
+        template = catalog(_current).get((context, text))
         if template is None:
             if os.environ.get(STRICT_VARIABLE) == "1":
                 raise MissingTranslation(

@@ -46,6 +46,6 @@ def test_10_4_the_spanish_solution_code_is_the_same_program_with_spanish_comment
     """q4.solution() shows the catalog's Spanish text in the Spanish track: running it must give the same answer."""
     from loopkit.language import catalog
 
-    spanish = catalog("es")[ch10.EVASIVE_TRACE_CODE]
+    spanish = catalog("es")[None, ch10.EVASIVE_TRACE_CODE]
     assert "diez acciones distintas" in spanish and "ten different actions" not in spanish
     assert ch10._run_solution_code(spanish) == ch10.q4.solution_value

@@ -43,8 +43,9 @@ def string_constants(tree: ast.AST) -> set[str]:
     return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
 
 
-def translated_texts(tree: ast.AST) -> set[str]:
-    """The texts a module passes to ``tr``: literals, and names bound to a literal at module level."""
+def translated_texts(tree: ast.AST) -> set[tuple[str | None, str]]:
+    """The (context, text) pairs a module passes to ``tr``: literals, and names bound to a literal at module
+    level."""
     constants = {target.id: node.value.value for node in getattr(tree, "body", []) if isinstance(node, ast.Assign)
                  and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
                  for target in node.targets if isinstance(target, ast.Name)}
@@ -52,10 +53,11 @@ def translated_texts(tree: ast.AST) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr" and node.args:
             first = node.args[0]
+            context = next((k.value.value for k in node.keywords if k.arg == "context"), None)
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.add(first.value)
+                found.add((context, first.value))
             elif isinstance(first, ast.Name) and first.id in constants:
-                found.add(constants[first.id])
+                found.add((context, constants[first.id]))
     return found
 
 
@@ -63,7 +65,7 @@ def catalog_file(code: str, module: str) -> pathlib.Path:
     return language.LOCALES / code / f"{module}.toml"
 
 
-def entries(code: str, module: str) -> dict[str, str]:
+def entries(code: str, module: str) -> dict[tuple[str | None, str], str]:
     path = catalog_file(code, module)
     return language.read_catalog_file(path, code) if path.exists() else {}
 
@@ -96,7 +98,7 @@ def test_every_text_a_module_translates_has_a_translation(code, module):
 @pytest.mark.parametrize("module", [m.__name__.removeprefix("loopkit.") for m in chapter_modules()])
 def test_every_exercise_text_has_a_translation(code, module):
     chapter = next(m for m in chapter_modules() if m.__name__.endswith(module))
-    wanted = {text for question in chapter.QUESTIONS for text in question.texts()}
+    wanted = {(None, text) for question in chapter.QUESTIONS for text in question.texts()}
     missing = sorted(wanted - set(entries(code, module)))
     assert not missing, f"loopkit/locales/{code}/{module}.toml lacks: {missing}"
 
@@ -107,7 +109,7 @@ def test_no_translation_is_stale(code):
     stale = []
     for path in sorted((language.LOCALES / code).glob("*.toml")):
         written = string_constants(ast.parse(MODULES[path.stem].read_text(encoding="utf-8")))
-        stale += [f"{path.name}: {english[:70]!r}" for english in read(path, code) if english not in written]
+        stale += [f"{path.name}: {english[:70]!r}" for _, english in read(path, code) if english not in written]
     assert not stale, "translations of texts no module writes any more:\n" + "\n".join(stale)
 
 
@@ -117,7 +119,7 @@ def read(path: pathlib.Path, code: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("code", FOREIGN)
 def test_translations_keep_the_fields_and_are_not_english(code):
-    for english, translated in language.catalog(code).items():
+    for (_, english), translated in language.catalog(code).items():
         assert fields(translated) == fields(english), f"{code}: fields differ in {english[:70]!r}"
         if len(english.split()) >= 4:
             assert translated != english, f"{code}: {english[:70]!r} is not translated"
@@ -141,6 +143,21 @@ def test_a_missing_translation_falls_back_to_english_unless_strict(monkeypatch):
 def test_the_suite_runs_strict():
     """conftest.py sets this for the whole run, nbval kernels included."""
     assert os.environ.get(language.STRICT_VARIABLE) == "1"
+
+
+def test_a_context_picks_one_of_two_translations_of_the_same_english(tmp_path, monkeypatch):
+    folder = tmp_path / "xx"
+    folder.mkdir()
+    (folder / "m.toml").write_text('[[text]]\nen = "warned"\nxx = "avisó"\n\n'
+                                   '[[text]]\ncontext = "participle"\nen = "warned"\nxx = "avisado"\n', encoding="utf-8")
+    monkeypatch.setattr(language, "LOCALES", tmp_path)
+    monkeypatch.setattr(language, "_catalogs", {})
+    set_language("xx")
+    assert (tr("warned"), tr("warned", context="participle")) == ("avisó", "avisado")
+    (folder / "n.toml").write_text('[[text]]\nen = "warned"\nxx = "avisaba"\n', encoding="utf-8")
+    monkeypatch.setattr(language, "_catalogs", {})
+    with pytest.raises(ValueError, match=r"n\.toml: translates 'warned' differently .*give one of them a context"):
+        tr("warned")
 
 
 def test_a_bad_catalog_file_is_named_with_its_entry(tmp_path):
@@ -168,4 +185,4 @@ def test_spanish_learners_get_spanish_feedback(qid):
     catalog = language.catalog("es")
     for (answer, why), verdict in zip(question.misconceptions, spanish[1:]):
         if why:
-            assert verdict.explanation == catalog[why], f"{qid}: the wrong answer {answer!r} got {verdict}"
+            assert verdict.explanation == catalog[None, why], f"{qid}: the wrong answer {answer!r} got {verdict}"

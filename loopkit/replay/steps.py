@@ -10,6 +10,7 @@ from typing import Any
 
 from ..adapters import Batch, TraceError
 from ..detector import Decision, DetectorConfig, Outcome
+from ..language import tr
 from ..middleware import LoopMiddleware
 from ..tool_maps import ToolMap
 
@@ -65,16 +66,19 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
     """
     if decision.action == "ok":
         return None
-    verb = "warns" if decision.action == "warn" else "stops"
     if decision.layer == "hash":
+        text = (tr("hash layer: the same batch {count} times in the last {window} turns (warns at {limit})")
+                if decision.action == "warn" else
+                tr("hash layer: the same batch {count} times in the last {window} turns (stops at {limit})"))
         limit = config.warn_threshold if decision.action == "warn" else config.hard_limit
-        return f"hash layer: the same batch {decision.count} times in the last {config.window_size} turns " \
-               f"({verb} at {limit})"
+        return text.format(count=decision.count, window=config.window_size, limit=limit)
     warn, hard = config.thresholds_for(decision.tool)
-    limit = warn if decision.action == "warn" else hard
-    return (f"frequency layer: {decision.tool!r} called {decision.count} times in the last {config.freq_window} "
-            f"calls ({verb} at {limit}); this is a call budget, not a repeat. Raise it with "
-            f"--override {decision.tool}=WARN:HARD")
+    text = (tr("frequency layer: {tool} called {count} times in the last {window} calls (warns at {limit}); this is "
+               "a call budget, not a repeat. Raise it with --override {name}=WARN:HARD") if decision.action == "warn"
+            else tr("frequency layer: {tool} called {count} times in the last {window} calls (stops at {limit}); "
+                    "this is a call budget, not a repeat. Raise it with --override {name}=WARN:HARD"))
+    return text.format(tool=repr(decision.tool), count=decision.count, window=config.freq_window,
+                       limit=warn if decision.action == "warn" else hard, name=decision.tool)
 
 
 def _batch_at(item: Any, index: int) -> Batch:

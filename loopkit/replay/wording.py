@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..checks import clip
+from ..language import tr
 from ..tool_maps import PRESETS, ToolMap
 from .reports import RunReport
 
@@ -18,10 +19,10 @@ def short_where(where: str, path: str) -> str:
     'line 2, event 7'
     """
     rest = where[len(path):] if where.startswith(path) else where
-    rest = rest.lstrip(":").strip().replace("message index", "message").replace("event index", "event")
+    rest = rest.lstrip(":").strip().replace("message index", tr("message")).replace("event index", tr("event"))
     line, sep, inner = rest.partition(": ")
     if line.isdigit():
-        return f"line {line}, {inner}" if sep else f"line {line}"
+        return tr("line {line}, {inner}", line=line, inner=inner) if sep else tr("line {line}", line=line)
     return rest
 
 
@@ -48,30 +49,37 @@ def call_names(calls: list) -> str:
 
 
 def _verdict(report: RunReport, upstream: str) -> str:
-    """One sentence: would DeerFlow have warned or stopped this run, when, and why."""
-    who = "DeerFlow" if upstream == "pinned" else "DeerFlow's later run-scoped contract"
+    """One sentence: would DeerFlow have warned or stopped this run, when, and why (in the learner's language:
+    whole sentences are translated, never words glued together)."""
+    who = "DeerFlow" if upstream == "pinned" else tr("DeerFlow's later run-scoped contract")
     n, first = report.warnings, report.outcome.warn_step
-    told = f"warned at step {first}" if n == 1 else f"warned {n} times (first at step {first})"
+    told = (tr("warned at step {step}", context="after would have", step=first) if n == 1
+            else tr("warned {count} times (first at step {step})", count=n, step=first))
     stop = report.stop
-    if stop is not None:
-        d = stop.decision
-        what = f"{d.layer} layer, '{display_name(d.tool)}' count {d.count}" if d.tool else f"{d.layer} layer, " \
-                                                                                          f"count {d.count}"
-        later = report.batches - stop.step
-        return (f"{who} would have {told + ', then ' if n else ''}stopped the run at step {stop.step} ({what}); "
-                f"{later} later batch{'es' * (later != 1)} would never have run. Why: {display_name(report.why)}.")
-    if n:
-        return f"{who} would have {told} and never stopped."
-    return f"{who} would neither have warned nor stopped."
+    if stop is None and n:
+        return tr("{who} would have {told} and never stopped.", who=who, told=told)
+    if stop is None:
+        return tr("{who} would neither have warned nor stopped.", who=who)
+    d = stop.decision
+    what = (tr("{layer} layer, '{tool}' count {count}", layer=d.layer, tool=display_name(d.tool), count=d.count)
+            if d.tool else tr("{layer} layer, count {count}", layer=d.layer, count=d.count))
+    stopped = (tr("{who} would have {told}, then stopped the run at step {step} ({what});", who=who, told=told,
+                  step=stop.step, what=what) if n
+               else tr("{who} would have stopped the run at step {step} ({what});", who=who, step=stop.step,
+                       what=what))
+    later = report.batches - stop.step
+    never = (tr("1 later batch would never have run.") if later == 1
+             else tr("{count} later batches would never have run.", count=later))
+    return f"{stopped} {never} " + tr("Why: {why}.", why=display_name(report.why))
 
 
 def _names_note(report: RunReport, tool_map: ToolMap | None) -> str:
     if tool_map is not None:
         left = ", ".join(display_name(name) for name in report.unmapped)
-        return f" Tools left unmapped: {left}." if left else ""
+        return " " + tr("Tools left unmapped: {tools}.", tools=left) if left else ""
     if report.format in PRESETS:
-        return (f" Tool names were replayed as {report.format} wrote them; --tool-map {report.format} maps its read, "
-                f"write, edit and shell tools to DeerFlow's.")
+        return " " + tr("Tool names were replayed as {format} wrote them; --tool-map {format} maps its read, "
+                        "write, edit and shell tools to DeerFlow's.", format=report.format)
     return ""
 
 
@@ -79,6 +87,6 @@ def summary_line(report: RunReport, upstream: str = "pinned", tool_map: ToolMap 
     """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls)."""
     if not report.calls:
         return report.description
-    turns = (f" Note: {report.user_messages} user prompts; each starts a new run of the thread."
+    turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)
              if report.user_messages > 1 else "")
     return f"{report.description}. {_verdict(report, upstream)}{turns}{_names_note(report, tool_map)}"
