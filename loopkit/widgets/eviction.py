@@ -64,6 +64,7 @@ def eviction_race(script: str = DEFAULT_SCRIPT, maxsize: int = 2) -> View:
             rows=7,
             layout=W.Layout(width="28em"),
         ),
+        # "maxsize" is not translated: it names the argument of BoundedDict and LRUDict, a word of the code.
         "maxsize": W.IntSlider(value=maxsize, min=1, max=6, description="maxsize"),
     }
     view = View(controls, render_eviction_race, title=tr("Eviction race: FIFO vs LRU vs cachetools.FIFOCache"))
