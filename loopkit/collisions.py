@@ -17,6 +17,7 @@ from typing import Any
 
 from .checks import require_int, require_number
 from .fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
+from .language import tr
 
 __all__ = [
     "PrefixCollision",
@@ -115,7 +116,8 @@ def match_tries_for_probability(p: float, bits: int) -> float:
 
 def birthday_rows(hex_chars: Iterable[int] = (4, 6, 8, 12), *, batches: int = 1_000) -> list[dict]:
     """One row per prefix length: its bits, the number of labels, the batches for a 50 % collision chance, the
-    expected tries to the first collision, and the collision chance among ``batches`` different batches.
+    expected tries to the first collision, and the collision chance among ``batches`` different batches. The keys
+    are a table's headings, in the learner's language (:func:`~loopkit.language.tr`).
 
     >>> row = birthday_rows([12])[0]
     >>> row["bits"], row["labels"], row["batches for 50 %"]
@@ -126,12 +128,12 @@ def birthday_rows(hex_chars: Iterable[int] = (4, 6, 8, 12), *, batches: int = 1_
         bits = prefix_bits(chars)
         rows.append(
             {
-                "hex chars": chars,
+                tr("hex chars"): chars,
                 "bits": bits,
-                "labels": 2**bits,
-                "batches for 50 %": round(calls_for_probability(0.5, bits)),
-                "expected tries": round(expected_tries(bits)),
-                f"P(collision), {batches:,} batches": collision_probability(batches, bits),
+                tr("labels"): 2**bits,
+                tr("batches for 50 %"): round(calls_for_probability(0.5, bits)),
+                tr("expected tries"): round(expected_tries(bits)),
+                tr("P(collision), {batches} batches", batches=f"{batches:,}"): collision_probability(batches, bits),
             }
         )
     return rows

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .bounded import BoundedDict, LRUDict
 from .checks import require_int
+from .language import tr
 
 __all__ = ["POLICIES", "Op", "PolicyRun", "Step", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
 
@@ -221,6 +222,7 @@ def _keys_text(keys: Sequence) -> str:
 
 def race_table(script: str | Sequence[Op], maxsize: int):
     """A pandas DataFrame, one row per policy: the keys left (next to evict first) and the keys evicted, in order.
+    The headings are in the learner's language (:func:`~loopkit.language.tr`); the policy names stay as they are.
 
     >>> race_table("set a 1; set b 2; get a; set c 3", 2).loc["LRUDict (LRU)", "evicted"]
     'b'
@@ -233,12 +235,14 @@ def race_table(script: str | Sequence[Op], maxsize: int):
         for name, run in runs.items()
     }
     frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = "policy"
-    return frame
+    frame.index.name = tr("policy")
+    return frame.rename(columns=tr)
 
 
 def step_rows(script: str | Sequence[Op], maxsize: int) -> list[dict]:
-    """One dict per operation: the operation, then each policy's keys after it, with ``(evicts K)`` when one went."""
+    """One dict per operation: the operation, then each policy's keys after it, with ``(evicts K)`` when one went
+    (that note in the learner's language; the dict keys stay English, for :func:`~loopkit.widgets._base.table_html`
+    or :func:`race_steps` to translate as headings)."""
     ops = parse_script(script) if isinstance(script, str) else list(script)
     steps_by_policy = {name: run.steps for name, run in run_script(ops, maxsize).items()}
     rows = []
@@ -247,17 +251,20 @@ def step_rows(script: str | Sequence[Op], maxsize: int) -> list[dict]:
         for name, steps in steps_by_policy.items():
             step = steps[i]
             text = _keys_text(step.keys)
-            row[name] = f"{text}  (evicts {_keys_text(step.evicted)})" if step.evicted else text
+            if step.evicted:
+                text = tr("{keys}  (evicts {evicted})", keys=text, evicted=_keys_text(step.evicted))
+            row[name] = text
         rows.append(row)
     return rows
 
 
 def race_steps(script: str | Sequence[Op], maxsize: int):
-    """A pandas DataFrame with one row per operation and each policy's keys after it (next to evict first).
+    """A pandas DataFrame with one row per operation and each policy's keys after it (next to evict first), its
+    headings in the learner's language.
 
     >>> race_steps("set a 1; set b 2; set c 3", 2).iloc[-1]["BoundedDict (FIFO)"]
     'b c  (evicts a)'
     """
     import pandas as pd
 
-    return pd.DataFrame(step_rows(script, maxsize)).set_index("#")
+    return pd.DataFrame(step_rows(script, maxsize)).set_index("#").rename(columns=tr)

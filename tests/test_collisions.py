@@ -7,6 +7,7 @@ import math
 import pytest
 
 from loopkit import fingerprint
+from loopkit.language import set_language
 from loopkit.collisions import (
     birthday_rows,
     calls_for_probability,
@@ -153,3 +154,17 @@ def test_matching_a_given_fingerprint_takes_about_two_to_the_bits_tries():
 def test_match_numbers_refuse_bad_arguments(call, args, error, message):
     with pytest.raises(error, match=message):
         call(*args)
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_birthday_rows_are_headed_in_spanish(spanish):
+    row = birthday_rows([6], batches=1_000)[0]
+    assert list(row) == ["dígitos hex", "bits", "etiquetas", "lotes al 50 %", "intentos medios",
+                         "P(colisión), 1,000 lotes"]
+    assert row["lotes al 50 %"] == 4_823 and row["P(colisión), 1,000 lotes"] == pytest.approx(0.02933, abs=1e-5)

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit.eviction_race import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
+from loopkit.language import set_language
 
 FIFO, LRU, CT = "BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"
 SEED = "set a 1; set b 2; set a 3; set c 4"
@@ -178,3 +179,21 @@ def test_every_policy_matches_its_reference_model(maxsize, ops):
             ref.apply(verb, key, str(value))
         assert [list(pair) for pair in runs[name].items] == ref.pairs, name
         assert list(runs[name].evicted) == ref.evicted, name
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_tables_speak_spanish_and_keep_the_policy_names(spanish):
+    table = race_table(THREE_WAY, 3)
+    assert list(table.index) == [FIFO, LRU, CT] and table.index.name == "política"
+    assert table.to_dict(orient="list") == {"claves, en orden de expulsión": ["c d e", "b d e", "a d e"],
+                                            "expulsadas": ["a b", "c a", "b c"]}
+    frame = race_steps(SEED, 2)
+    assert list(frame.columns) == ["operación", FIFO, LRU, CT] and frame.index.name == "#"
+    assert frame.loc[4].tolist() == ["set c 4", "b c  (expulsa a)", "a c  (expulsa b)", "a c  (expulsa b)"]
+    assert step_rows(SEED, 2)[-1]["operation"] == "set c 4"  # the rows' keys stay English: code reads them

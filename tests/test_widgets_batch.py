@@ -6,6 +6,7 @@ import json
 import ipywidgets as W
 import pytest
 
+from loopkit.language import set_language
 from loopkit.widgets import batch_builder
 from html_tables import as_text, read_view, tables, text
 from loopkit.widgets.batch import DEFAULT_BATCH, duplicate_last, parse_batch, read_batch, render_batch, shuffle_calls
@@ -115,3 +116,29 @@ def test_editing_the_text_updates_the_panel():
     assert reading(view).pinned == "differs"  # a changed write is new progress
     view.controls["batch"].value = 'write_file {"content": "v1", "path": "a.py"}'
     assert reading(view).fingerprint == first  # the same write, keys in another order: a repeat
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_builder_speaks_spanish(spanish):
+    panel = render_batch(DEFAULT_BATCH + "\nbash [1, 2]", pinned="000000000000")
+    shown = text(panel)
+    assert "4 llamada(s). Huella: " in shown and "distinta de la huella fijada 000000000000" in shown
+    assert shown.endswith("Entradas ordenadas (lo que entra en el hash): " + " ".join(read_batch(
+        DEFAULT_BATCH + "\nbash [1, 2]").hashed))
+    rows = tables(panel)[0]
+    assert list(rows[0]) == ["#", "llamada", "entrada", "nota"]
+    assert rows[3]["nota"] == "su clave es el texto tal cual (no es un objeto JSON)"
+    assert "igual que la huella fijada" in text(render_batch(DEFAULT_BATCH, pinned=digest(ENTRIES)))
+    assert "No hay nada fijado: pulsa Fijar huella" in text(render_batch(DEFAULT_BATCH))
+    assert text(render_batch("")).startswith('El lote está vacío: escribe una llamada por línea, p. ej. bash {"command"')
+    view = batch_builder()
+    assert view.children[0].value == "<b>Constructor de lotes: el orden no cuenta, las repeticiones sí</b>"
+    assert [view.controls[name].description for name in ("batch", "pinned")] == ["lote", "fijada"]
+    assert [button.description for button in view.buttons.values()] == [
+        "Barajar llamadas", "Duplicar la última", "Fijar huella", "Restablecer"]

@@ -6,6 +6,7 @@ import pytest
 
 from html_tables import as_text, read_view, tables, text
 from loopkit.eviction_race import step_rows
+from loopkit.language import set_language
 from loopkit.widgets import eviction_race
 from loopkit.widgets.eviction import DEFAULT_SCRIPT, race_summary, render_eviction_race
 
@@ -82,3 +83,33 @@ def test_a_malformed_line_shows_its_number_and_what_was_expected_not_a_traceback
         'line 1, operation 2: expected "set KEY VALUE", "get KEY" or "del KEY"')
     view.controls["script"].value = "set a 1"
     assert shown(view)["BoundedDict (FIFO)"] == ("a", "none")
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_the_race_speaks_spanish(spanish):
+    script = "set a 1; set b 2; set c 3"
+    panel = render_eviction_race(script, 3)
+    assert text(panel).startswith("3 operación(es), espacio para 3 clave(s).")
+    assert "Después de cada operación" in text(panel)
+    summary, steps = tables(panel)
+    assert summary[0] == {"política": "BoundedDict (FIFO)", "claves que quedan (en orden de expulsión)": "a b c",
+                          "expulsadas, en orden": "ninguna"}
+    assert list(steps[0]) == ["#", "operación", "BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"]
+    assert tables(render_eviction_race(script, 2))[1][-1]["LRUDict (LRU)"] == "b c  (expulsa a)"
+    assert text(render_eviction_race("", 2)).startswith("Todavía no hay operaciones: escribe una por línea")
+    view = eviction_race()
+    assert view.children[0].value == "<b>Carrera de expulsión: FIFO frente a LRU frente a cachetools.FIFOCache</b>"
+    assert view.controls["script"].description == "guion" and view.controls["maxsize"].description == "maxsize"
+
+
+def test_a_malformed_line_is_named_in_english_in_both_tracks(spanish):
+    """loopkit's error messages stay English, so a learner can search for them (loopkit/language.py)."""
+    view = eviction_race()
+    view.controls["script"].value = "set a 1\nput b 2"
+    assert text(view.panel.value).startswith('line 2: expected "set KEY VALUE", "get KEY" or "del KEY"')

@@ -18,6 +18,7 @@ from typing import Literal
 import ipywidgets as W
 
 from ..fingerprint import call_entry, fingerprint
+from ..language import tr
 from ..normalize import normalize_args
 from ._base import View, table_html
 
@@ -92,7 +93,7 @@ class BatchReading:
 
 def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
     """The builder's reading of ``batch`` (``None`` for an empty one): each call's entry, the sorted entries, the
-    fingerprint, and whether it equals ``pinned``.
+    fingerprint, and whether it equals ``pinned``. The note on a call is in the learner's language.
 
     >>> reading = read_batch('bash {"command": "ls", "description": "list"}\\nbash [1]')
     >>> [row["entry"] for row in reading.rows], reading.rows[1]["note"], reading.pinned
@@ -104,7 +105,7 @@ def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
     rows = []
     for number, call in enumerate(calls, start=1):
         _, fallback = normalize_args(call["args"])
-        note = "keyed by its raw text (not a JSON object)" if fallback is not None else ""
+        note = tr("keyed by its raw text (not a JSON object)") if fallback is not None else ""
         rows.append({"#": number, "call": f"{call['name']} {call['args'] or ''}".strip(), "entry": call_entry(call),
                      "note": note})
     digest = fingerprint(calls)
@@ -117,32 +118,35 @@ def render_batch(batch: str, pinned: str = "") -> str:
     """The panel's HTML for :func:`read_batch`: the fingerprint and its verdict, the rows, the sorted entries."""
     reading = read_batch(batch, pinned)
     if reading is None:
-        return "<i>The batch is empty: write one call per line, e.g. <code>bash {\"command\": \"ls\"}</code>.</i>"
+        example = '<code>bash {"command": "ls"}</code>'
+        return "<i>" + tr("The batch is empty: write one call per line, e.g. {example}.", example=example) + "</i>"
     shown = f"<code>{html.escape(pinned.strip())}</code>"
-    verdict = {"none": "Nothing pinned: press <b>Pin</b> to keep this fingerprint for comparison.",
-               "same": f"<b>same</b> as the pinned fingerprint {shown}",
-               "differs": f"<b>differs</b> from the pinned fingerprint {shown}"}[reading.pinned]
+    verdict = {"none": tr("Nothing pinned: press <b>Pin</b> to keep this fingerprint for comparison."),
+               "same": tr("<b>same</b> as the pinned fingerprint {shown}", shown=shown),
+               "differs": tr("<b>differs</b> from the pinned fingerprint {shown}", shown=shown)}[reading.pinned]
     hashed = "<br>".join(f"<code>{html.escape(entry)}</code>" for entry in reading.hashed)
+    summary = tr("{count} call(s). Fingerprint: {fingerprint}, {verdict}.", count=len(reading.rows),
+                 fingerprint=f"<code><b>{reading.fingerprint}</b></code>", verdict=verdict)
     return (
-        f"<p>{len(reading.rows)} call(s). Fingerprint: <code><b>{reading.fingerprint}</b></code>, {verdict}.</p>"
+        f"<p>{summary}</p>"
         + table_html(reading.rows, ["#", "call", "entry", "note"])
-        + f"<p>Sorted entries (what is hashed):<br>{hashed}</p>"
+        + f"<p>{tr('Sorted entries (what is hashed):')}<br>{hashed}</p>"
     )
 
 
 def batch_builder(batch: str = DEFAULT_BATCH) -> View:
     """An editable batch with Shuffle, Duplicate, Pin and Reset buttons; the starting fingerprint is pinned."""
     controls = {
-        "batch": W.Textarea(value=batch, description="batch", rows=6, layout=W.Layout(width="44em")),
-        "pinned": W.Text(value=fingerprint(parse_batch(batch)), description="pinned"),
+        "batch": W.Textarea(value=batch, description=tr("batch"), rows=6, layout=W.Layout(width="44em")),
+        "pinned": W.Text(value=fingerprint(parse_batch(batch)), description=tr("pinned")),
     }
     buttons = {
-        "shuffle": W.Button(description="Shuffle calls"),
-        "duplicate": W.Button(description="Duplicate last call"),
-        "pin": W.Button(description="Pin fingerprint"),
-        "reset": W.Button(description="Reset"),
+        "shuffle": W.Button(description=tr("Shuffle calls")),
+        "duplicate": W.Button(description=tr("Duplicate last call")),
+        "pin": W.Button(description=tr("Pin fingerprint")),
+        "reset": W.Button(description=tr("Reset")),
     }
-    view = View(controls, render_batch, title="Batch builder: order does not count, repeats do",
+    view = View(controls, render_batch, title=tr("Batch builder: order does not count, repeats do"),
                 buttons=list(buttons.values()))
     view.buttons = buttons
     shuffles = itertools.count(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipywidgets as W
 
 from ..eviction_race import parse_script, run_script, step_rows
+from ..language import tr
 from ._base import View, table_html
 
 __all__ = ["DEFAULT_SCRIPT", "eviction_race", "race_summary", "render_eviction_race"]
@@ -20,7 +21,8 @@ DEFAULT_SCRIPT = "set a 1\nset b 2\nset a 3\nset c 4\nget a\nset d 5"
 
 
 def race_summary(script: str, maxsize: int) -> list[dict]:
-    """One row per policy after the whole ``script``: the keys left (next to evict first) and those evicted, in order.
+    """One row per policy after the whole ``script``: the keys left (next to evict first) and those evicted, in order
+    ("none" in the learner's language when nothing was evicted; the headings are translated by the table).
 
     >>> [row["evicted, in order"] for row in race_summary("set a 1; set b 2; set c 3", 2)]
     ['a', 'a', 'a']
@@ -29,7 +31,7 @@ def race_summary(script: str, maxsize: int) -> list[dict]:
         {
             "policy": name,
             "keys left (next to evict first)": " ".join(run.keys) or "-",
-            "evicted, in order": " ".join(run.evicted_keys) or "none",
+            "evicted, in order": " ".join(run.evicted_keys) or tr("none"),
         }
         for name, run in run_script(script, maxsize).items()
     ]
@@ -42,11 +44,12 @@ def render_eviction_race(script: str, maxsize: int) -> str:
     """
     ops = parse_script(script)
     if not ops:
-        return "<i>No operations yet: write one per line, e.g. <code>set a 1</code>, <code>get a</code>.</i>"
+        example = "<code>set a 1</code>, <code>get a</code>"
+        return "<i>" + tr("No operations yet: write one per line, e.g. {example}.", example=example) + "</i>"
     return (
-        f"<p>{len(ops)} operation(s), room for {maxsize} key(s).</p>"
+        "<p>" + tr("{count} operation(s), room for {maxsize} key(s).", count=len(ops), maxsize=maxsize) + "</p>"
         + table_html(race_summary(script, maxsize))
-        + "<p><b>After each operation</b></p>"
+        + f"<p><b>{tr('After each operation')}</b></p>"
         + table_html(step_rows(ops, maxsize))
     )
 
@@ -56,14 +59,15 @@ def eviction_race(script: str = DEFAULT_SCRIPT, maxsize: int = 2) -> View:
     controls = {
         "script": W.Textarea(
             value=script,
-            description="script",
+            description=tr("script"),
             placeholder="set a 1; set b 2; get a; set c 3",
             rows=7,
             layout=W.Layout(width="28em"),
         ),
+        # "maxsize" is not translated: it names the argument of BoundedDict and LRUDict, a word of the code.
         "maxsize": W.IntSlider(value=maxsize, min=1, max=6, description="maxsize"),
     }
-    view = View(controls, render_eviction_race, title="Eviction race: FIFO vs LRU vs cachetools.FIFOCache")
+    view = View(controls, render_eviction_race, title=tr("Eviction race: FIFO vs LRU vs cachetools.FIFOCache"))
     view.add_class("loopkit-eviction-race")
     view.panel.add_class("loopkit-panel")
     return view
