@@ -138,7 +138,8 @@ def batch_builder(batch: str = DEFAULT_BATCH) -> View:
     """An editable batch with Shuffle, Duplicate, Pin and Reset buttons; the starting fingerprint is pinned."""
     controls = {
         "batch": W.Textarea(value=batch, description=tr("batch"), rows=6, layout=W.Layout(width="44em")),
-        "pinned": W.Text(value=fingerprint(parse_batch(batch)), description=tr("pinned")),
+        "pinned": W.Text(value=fingerprint(parse_batch(batch)),
+                         description=tr("pinned", context="a pinned fingerprint")),
     }
     buttons = {
         "shuffle": W.Button(description=tr("Shuffle calls")),
