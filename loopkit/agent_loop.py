@@ -28,6 +28,7 @@ from typing import Any
 from .batches import check_batches
 from .checks import require_int
 from .detector import Decision
+from .language import tr
 from .middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from .normalize import display_json, normalize_args
 from .patterns import Pattern
@@ -41,8 +42,12 @@ PLACEMENTS = ("after_results", "before_results")
 #: The ``name`` of the human message that carries loop warnings.
 WARNING_NAME = "loop_warning"
 
-#: What the scripted model says when its script is exhausted.
+#: What the scripted model says when its script is exhausted (in the learner's language, like the outcomes of a
+#: step; the warning and stop texts are the middleware's and stay as it writes them).
 FINAL_ANSWER = "Here is my answer, based on what the tools returned."
+
+#: The user's message that opens a run when the caller gives no ``task``.
+DEFAULT_TASK = "Please fix the failing test."
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:
@@ -74,7 +79,8 @@ class Step:
 
     ``messages_after`` is the length of the thread's message list after the step, so
     ``run.messages[:step.messages_after]`` is the conversation as it stood then; ``pending_after`` is what is
-    queued for the run's next model call.
+    queued for the run's next model call. ``outcome`` says what happened in a few words, in the learner's language
+    (for display only: code reads ``decision`` and the run's ``status``).
     """
 
     turn: int
@@ -146,10 +152,13 @@ class AgentLoop:
 
     # -- the loop ------------------------------------------------------------------------------------------------
     def start(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
-              task: str = "Please fix the failing test.") -> Run:
-        """Begin a run (``before_agent``): the user's ``task`` joins the thread, and ``script`` plays the model."""
+              task: str = DEFAULT_TASK) -> Run:
+        """Begin a run (``before_agent``): the user's ``task`` joins the thread (the default one in the learner's
+        language), and ``script`` plays the model."""
         if not isinstance(task, str):
             raise TypeError(f"task must be a string, got {type(task).__name__}")
+        if task == DEFAULT_TASK:
+            task = tr(DEFAULT_TASK)
         # checked before anything changes: a bad call is named, and no state is touched
         batches = check_batches(script.batches if isinstance(script, Pattern) else script, name="script")
         messages = self.messages(thread_id)
@@ -172,10 +181,10 @@ class AgentLoop:
         calls = run.script[run.next_batch] if run.next_batch < len(run.script) else []
         run.next_batch += 1
         if not calls:
-            run.messages.append({"type": "ai", "content": FINAL_ANSWER, "tool_calls": [],
+            run.messages.append({"type": "ai", "content": tr(FINAL_ANSWER), "tool_calls": [],
                                  "response_metadata": {"finish_reason": "stop"}})
             run.status = "answered"
-            return self._record(run, turn, (), None, delivered, "final answer")
+            return self._record(run, turn, (), None, delivered, tr("final answer"))
 
         assistant = self._assistant_message(calls)
         run.messages.append(assistant)
@@ -184,7 +193,8 @@ class AgentLoop:
             _strip_for_stop(assistant, decision.message)
             run.context["stop_reason"] = STOP_REASON
             run.status = "stopped"
-            return self._record(run, turn, calls, decision, delivered, f"stopped: {len(calls)} call(s) stripped")
+            return self._record(run, turn, calls, decision, delivered,
+                                tr("stopped: {count} call(s) stripped", count=len(calls)))
 
         if decision.action == "warn" and self.placement == "before_results":
             self.middleware.wrap_model_call(run.thread_id, run.run_id)  # the mistake: deliver it at once
@@ -192,7 +202,7 @@ class AgentLoop:
         for call, request in zip(calls, assistant["tool_calls"]):
             run.messages.append({"type": "tool", "tool_call_id": request["id"], "name": request["name"],
                                  "content": self._answer(call)})
-        outcome = "warned" if decision.action == "warn" else "tools ran"
+        outcome = tr("warned") if decision.action == "warn" else tr("tools ran")
         return self._record(run, turn, calls, decision, delivered, outcome)
 
     def finish(self, run: Run) -> list[Decision]:
@@ -206,7 +216,7 @@ class AgentLoop:
         return dropped
 
     def run(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
-            task: str = "Please fix the failing test.", max_turns: int | None = None) -> Run:
+            task: str = DEFAULT_TASK, max_turns: int | None = None) -> Run:
         """Start a run, step it until the model answers, the middleware stops it or ``max_turns`` model calls
         have been made (a recursion limit), then finish it."""
         if max_turns is not None:

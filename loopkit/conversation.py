@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .checks import clip
+from .language import tr
 from .normalize import display_json
 
 __all__ = ["check_pairing", "format_messages"]
@@ -34,7 +35,8 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
     The rule OpenAI-style APIs enforce: an assistant message with tool calls must be followed at once by one
     ``tool`` message per call id, before any other message; every ``tool`` message must answer an open call. A
     call without a non-empty string ``id`` can never be answered, so it is a violation too. Messages may use
-    OpenAI's ``role`` or LangChain's ``type``.
+    OpenAI's ``role`` or LangChain's ``type``. The report is for a reader, in the learner's language
+    (:mod:`loopkit.language`); a malformed list is a ``TypeError``, in English.
 
     >>> ai = {"type": "ai", "content": "", "tool_calls": [{"id": "c1"}]}
     >>> check_pairing([ai, {"type": "tool", "tool_call_id": "c1", "content": "ok"}]) is None
@@ -55,26 +57,30 @@ def check_pairing(messages: Iterable[Mapping[str, Any]]) -> str | None:
         if role == "tool":
             answered = message.get("tool_call_id")
             if answered not in open_ids:
-                return f"message {index} (tool) answers {answered}, which no open assistant message requested"
+                return tr("message {index} (tool) answers {call}, which no open assistant message requested",
+                          index=index, call=answered)
             open_ids.remove(answered)
             continue
         if open_ids:
-            waiting = ", ".join(open_ids)
-            return (f"message {index} ({shown}) comes before the result{'s' if len(open_ids) > 1 else ''} of "
-                    f"{waiting}, requested by message {opened_by}")
+            waiting = {"index": index, "kind": shown, "calls": ", ".join(open_ids), "opener": opened_by}
+            if len(open_ids) == 1:
+                return tr("message {index} ({kind}) comes before the result of {calls}, requested by message {opener}",
+                          **waiting)
+            return tr("message {index} ({kind}) comes before the results of {calls}, requested by message {opener}",
+                      **waiting)
         requests = _request_ids(message) if role == "assistant" else None
         if requests:
             for k, request in enumerate(requests):
                 if not isinstance(request, Mapping):
-                    return (f"message {index} ({shown}): tool call {k} is a {type(request).__name__}; "
-                            "expected a mapping with an 'id'")
+                    return tr("message {index} ({kind}): tool call {k} is a {type}; expected a mapping with an 'id'",
+                              index=index, kind=shown, k=k, type=type(request).__name__)
                 if not isinstance(request.get("id"), str) or not request.get("id"):
-                    return (f"message {index} ({shown}): tool call {k} has id {request.get('id')!r}; "
-                            "expected a non-empty string id")
+                    return tr("message {index} ({kind}): tool call {k} has id {id}; expected a non-empty string id",
+                              index=index, kind=shown, k=k, id=repr(request.get("id")))
             open_ids = [request["id"] for request in requests]
             opened_by = index
     if open_ids:
-        return f"{', '.join(open_ids)} of message {opened_by} never got a result"
+        return tr("{calls} of message {opener} never got a result", calls=", ".join(open_ids), opener=opened_by)
     return None
 
 

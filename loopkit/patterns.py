@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .batches import Call, check_batches
+from .language import tr
 
 __all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
@@ -26,15 +27,23 @@ def _call(name: str, **args: Any) -> dict[str, Any]:
 class Pattern:
     """One named trace: ``batches`` builds a fresh list each time, so a learner may change it freely.
 
+    ``summary`` is the one-line description as written here, in English; ``description`` is the same line in the
+    learner's language (:mod:`loopkit.language`). ``name`` and ``label`` are code words and never change.
+
     >>> p = get("exact_repeat")
     >>> p.label, len(p.batches), p.batches[0]
     ('loop', 8, [{'name': 'bash', 'args': {'command': 'pytest tests/test_api.py'}}])
     """
 
     name: str
-    description: str
+    summary: str
     label: str
     _build: Callable[[], list[list[Call]]] = field(repr=False, compare=False)
+
+    @property
+    def description(self) -> str:
+        """The one-line description, in the learner's language."""
+        return tr(self.summary)
 
     @property
     def batches(self) -> list[list[Call]]:

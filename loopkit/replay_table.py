@@ -6,6 +6,10 @@ A *trace* is a list of batches, one per model turn, each a list of ``{"name": ..
 :class:`~loopkit.patterns.Pattern` works too). :func:`replay` runs it through :func:`loopkit.replay.replay_batches`
 (a fresh :class:`~loopkit.middleware.PinnedMiddleware` by default) and :func:`table` turns the replayed steps
 into rows: what the detector saw and decided after each batch.
+
+The column names (``step``, ``hash_count``, ``calls:read_file``, ``action``, ``agrees``, ...) are keys that code
+reads (``df["action"]``, ``row.pattern``), so they are the same in every language, like ``ok``/``warn``/``stop``;
+a chapter explains them in its own words (:mod:`loopkit.language`).
 """
 
 from __future__ import annotations

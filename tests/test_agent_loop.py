@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, set_language
 from loopkit.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
 from loopkit.conversation import check_pairing, format_messages
 
@@ -300,3 +300,37 @@ def test_queued_placement_always_pairs_and_eager_placement_breaks_exactly_on_war
     delivered = sum(len(s.delivered) for s in queued.steps)
     assert delivered == queued.actions.count("warn")  # every warning reaches the model: the next call drains it
     assert queued.status in ("answered", "stopped") and (queued.status == "stopped") == ("stop" in queued.actions)
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_simulated_talk_is_spanish_and_the_middlewares_texts_are_not(spanish):
+    loop = AgentLoop(pinned(warn_threshold=2, hard_limit=3))
+    run = loop.run([A] * 4, run_id="r1")
+    assert run.messages[0]["content"] == "Por favor, arregla el test que falla."
+    assert [s.outcome for s in run.steps] == ["herramientas ejecutadas", "con aviso",
+                                              "parada: 1 llamada(s) eliminada(s)"]
+    assert (run.actions, run.status) == (["ok", "warn", "stop"], "stopped")  # code words stay
+    assert run.messages[5]["content"] == run.steps[1].decision.message  # the middleware's warning, as it writes it
+    assert run.messages[5]["content"].startswith("[loop detected]")
+    assert loop.run([A], thread_id="t2", task="go").steps[-1].outcome == "respuesta final"
+    assert loop.messages("t2")[-1]["content"] == "Esta es mi respuesta, basada en lo que devolvieron las herramientas."
+
+
+def test_in_spanish_check_pairing_reports_in_spanish(spanish):
+    assert check_pairing([asks("c1"), {"role": "user", "content": "!"}]) == (
+        "el mensaje 1 (user) llega antes del resultado de c1, pedido por el mensaje 0")
+    assert check_pairing([asks("a", "b"), asks("c")]) == (
+        "el mensaje 1 (assistant) llega antes de los resultados de a, b, pedidos por el mensaje 0")
+    assert check_pairing([asks("a", "b"), result("a")]) == "nunca llegó un resultado para b del mensaje 0"
+    assert check_pairing([result("c7")]) == (
+        "el mensaje 0 (tool) responde a c7, que ningún mensaje abierto del asistente pidió")
+    assert check_pairing([asks(7), result(7)]) == (
+        "mensaje 0 (assistant): la llamada a herramienta 0 tiene el id 7; se esperaba un id de tipo cadena no vacía")
+    assert check_pairing([{"role": "assistant", "tool_calls": ["c1"]}]) == (
+        "mensaje 0 (assistant): la llamada a herramienta 0 es un str; se esperaba un mapping con un 'id'")

@@ -3,7 +3,7 @@ and the answers listed as misconceptions are the ones a plausible wrong model gi
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns, set_language
 from loopkit.agent_loop import AgentLoop
 from loopkit.exercises import ch05, ch06
 
@@ -157,3 +157,20 @@ def test_6_4_a_thread_reset_keeps_unconsumed_stop_reasons():
 def test_6_4_the_later_reset_answer_is_a_listed_misconception():
     answer = reasons_after_thread_reset(RunScopedMiddleware(DetectorConfig(warn_threshold=1, hard_limit=1)))
     assert answer == (None, None) and "PR #5344" in ch06.q4.verify(answer).explanation
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_5_4_its_own_checker_answers_in_spanish(spanish):
+    assert ch05.q4.verify((45, 95)).explanation == (
+        "80 comandos bash distintos seguidos no se detienen nunca: el límite estricto es demasiado alto.")
+    assert ch05.q4.verify((39, 80)).explanation == "La cadena de 40 pasos sigue recibiendo un aviso."
+    assert ch05.q4.verify((20, 30)).explanation == "La cadena de 40 pasos sigue recibiendo una parada."
+    assert ch05.q4.verify((1, 2, 3)).explanation == "Responde con una tupla (warn, hard), como (45, 70)."
+    assert ch05.q4.verify((90, 70)).explanation.startswith("Ese ajuste por herramienta no es válido: ")
+    assert ch05.q4.verify((41, 80)).explanation.startswith("La cadena de pasos (40 llamadas) queda por debajo de warn")

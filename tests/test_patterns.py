@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from loopkit import PinnedMiddleware, call_entry, fingerprint, patterns
+from loopkit import PinnedMiddleware, call_entry, fingerprint, patterns, set_language
 
 REQUIRED = [
     "exact_repeat", "read_jitter", "sequential_paging", "edit_test_same_failure", "abc_cycle", "cross_file_sweep",
@@ -107,3 +107,19 @@ def test_a_few_verdicts_under_the_defaults(name, expected):
     m = PinnedMiddleware()
     got = [m.after_model(b, "t", "r").action for b in patterns.get(name).batches]
     assert got[: len(expected)] == expected
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_description_is_spanish_and_the_code_words_are_not(spanish):
+    p = patterns.get("polling")
+    assert p.description == "esperar a una ejecución de CI consultando su estado en cada turno"
+    assert p.summary == "waiting for a CI run by checking its status every turn"  # the English source line
+    assert (p.name, p.label) == ("polling", "progress")
+    untranslated = [n for n in patterns.names() if patterns.get(n).description == patterns.get(n).summary]
+    assert not untranslated, f"descriptions still in English: {untranslated}"

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from loopkit import DetectorConfig, patterns, plots, replay_table  # noqa: E402
+from loopkit import DetectorConfig, patterns, plots, replay_table, set_language  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -97,6 +97,26 @@ def test_bad_input_is_named():
         plots.timeline(df, {"warn_threshold": 3})
     with pytest.raises(ValueError, match="top must be at least 1, got 0"):
         plots.timeline(df, top=0)
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_titles_axes_and_legends_are_spanish_and_the_markers_keep_the_action(spanish):
+    cfg = DetectorConfig(tool_freq_overrides={"bash": (35, 45)})
+    hash_ax, freq_ax = plots.timeline(replay_table.replay(patterns.get("bash_pipeline"), cfg))
+    assert set(lines(hash_ax)) == {"recuento del hash", "umbral de aviso (3)", "límite estricto (5)"}
+    assert set(lines(freq_ax)) == {"llamadas: bash", "umbral de aviso (30)", "límite estricto (50)",
+                                   "bash: umbral de aviso (35)", "bash: límite estricto (45)", "warn"}
+    assert hash_ax.get_title() == "Capa de hash (arriba) y capa de frecuencia (abajo)"
+    assert (hash_ax.get_ylabel(), freq_ax.get_ylabel(), freq_ax.get_xlabel()) == (
+        "mismo lote en la ventana", "llamadas por herramienta en la ventana", "lote (turno del modelo)")
+    legend = [t.get_text() for t in freq_ax.get_legend().get_texts()]
+    assert "bash: umbral de aviso (35)" in legend and "calls: bash" not in legend
 
 
 def test_importing_the_submodule_first_does_not_shadow_the_function():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from loopkit import widgets
+from loopkit import set_language, widgets
 from html_tables import as_text, read_view, tables, text
 from loopkit.widgets.lifecycle import SHOWN_LINES, lifecycle_facts, lifecycle_state, message_lines, render_lifecycle
 
@@ -74,3 +74,26 @@ def test_the_view_follows_its_controls():
     assert view.controls["step"].max == 13 and facts(view)["model call"].endswith("of 13")
     with pytest.raises(ValueError, match="placement must be one of"):
         widgets.lifecycle_stepper(placement="middle")
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_stepper_speaks_spanish_and_keeps_the_code_words(spanish):
+    s = lifecycle_state("exact_repeat", "before_results", 0)
+    assert s["outcome"] == "sin empezar" and s["messages"][0]["content"] == "Tarea para el guion exact_repeat."
+    panel = render_lifecycle("exact_repeat", "before_results", 3)
+    assert tables(panel) == [[{"llamada al modelo": "3 de 5", "detector": "warn", "qué pasó": "con aviso",
+                               "avisos entregados": "0", "avisos en cola": "0", "emparejamiento": "ROTO"}]]
+    assert ("Emparejamiento roto: el mensaje 6 (human) llega antes del resultado de call_3, pedido por el mensaje 5"
+            in text(panel))
+    # 1 task + 40 x (request, result) + the warning of call 30 = 82 lines, 18 shown
+    assert message_lines(lifecycle_state("cross_file_sweep", "after_results", 40))[0] == "... 64 línea(s) anterior(es)"
+    view = widgets.lifecycle_stepper()
+    assert text(view.children[0].value) == "El ciclo de vida, paso a paso"
+    assert [c.description for c in view.controls.values()] == ["patrón", "el aviso va", "llamada al modelo"]
+    assert view.controls["placement"].options == ("after_results", "before_results")  # values the code passes

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from html_tables import as_text, tables, text  # noqa: E402
-from loopkit import DetectorConfig, widgets  # noqa: E402
+from loopkit import DetectorConfig, set_language, widgets  # noqa: E402
 from loopkit.widgets.playground import playground_summary, render_playground  # noqa: E402
 
 DEFAULTS = dict(warn_threshold=3, hard_limit=5, window_size=20, tool_freq_warn=30, tool_freq_hard_limit=50)
@@ -72,3 +72,26 @@ def test_the_view_redraws_when_a_control_moves():
 def test_unknown_pattern_is_named():
     with pytest.raises(KeyError, match="no pattern named 'nope'"):
         widgets.detector_playground("nope")
+
+
+@pytest.fixture
+def spanish():
+    set_language("es")
+    yield
+    set_language("en")
+
+
+def test_in_spanish_the_panel_speaks_spanish_and_keeps_the_code_words(spanish):
+    out = render_playground("exact_repeat", **DEFAULTS)
+    assert text(out).startswith("exact_repeat: el mismo comando de tests, turno tras turno, sin cambiar nada (8 lotes). "
+                                "Una persona lo etiqueta como loop. Primer aviso: paso 3; primera parada: paso 5. "
+                                "El detector coincide. (ventana de frecuencia: 50 llamadas)")
+    assert tables(out)[0][0] == {"paso": "3", "acción": "warn", "capa": "hash", "herramienta": "", "recuento": "3"}
+    assert out.count('<img alt="línea de tiempo de exact_repeat" src="data:image/png;base64,') == 1
+    assert "Primer aviso: paso nunca; primera parada: paso nunca. El detector coincide." in text(
+        render_playground("write_new_content", **DEFAULTS))
+    assert "El detector no coincide." in text(render_playground("polling", **DEFAULTS))
+    view = widgets.detector_playground()
+    assert text(view.children[0].value) == "Banco de pruebas del detector"
+    assert view.controls["pattern"].description == "patrón"
+    assert view.controls["hard_limit"].description == "hard_limit"  # the config field's name, as the code writes it

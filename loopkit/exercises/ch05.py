@@ -1,6 +1,7 @@
 """Chapter 05 exercises: the pinned ordering, a burst inside one batch, the tool window, and an override."""
 
 from loopkit.detector import DetectorConfig
+from loopkit.language import tr
 from loopkit.middleware import PinnedMiddleware
 from loopkit.patterns import get
 
@@ -105,23 +106,25 @@ q3 = Question(
 def _override_verdict(answer):
     """Correct when a bash override keeps the 40-step pipeline silent and still stops a runaway by turn 80."""
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return False, "Answer with a (warn, hard) tuple, such as (45, 70)."
+        return False, tr("Answer with a (warn, hard) tuple, such as (45, 70).")
     answer = tuple(answer)
     try:
         config = DetectorConfig(tool_freq_overrides={"bash": answer})
     except ValueError as exc:
-        return False, f"That is not a valid override: {exc}"
+        return False, tr("That is not a valid override: {error}", error=exc)
     pipeline = PinnedMiddleware(config)
     actions = [pipeline.after_model(b, "t", "r").action for b in get("bash_pipeline").batches]
-    if "warn" in actions or "stop" in actions:
-        return False, f"The 40-step pipeline still gets a {'stop' if 'stop' in actions else 'warning'}."
+    if "stop" in actions:
+        return False, tr("The 40-step pipeline still gets a stop.")
+    if "warn" in actions:
+        return False, tr("The 40-step pipeline still gets a warning.")
     runaway = PinnedMiddleware(config)
     stopped = [runaway.after_model([{"name": "bash", "args": {"command": f"retry {i}"}}], "t", "r").action
                for i in range(80)]
     if "stop" not in stopped:
-        return False, "80 different bash commands in a row are never stopped: the hard limit is too high."
-    return True, ("The pipeline (40 calls) stays under warn, and the runaway reaches hard by turn 80. The window "
-                  "grows to cover your hard limit, so it can be reached.")
+        return False, tr("80 different bash commands in a row are never stopped: the hard limit is too high.")
+    return True, tr("The pipeline (40 calls) stays under warn, and the runaway reaches hard by turn 80. The window "
+                    "grows to cover your hard limit, so it can be reached.")
 
 
 q4 = Question(

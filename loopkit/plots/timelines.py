@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..checks import require_instance, require_int
 from ..detector import DetectorConfig
+from ..language import tr
 from ..replay_table import TOOL_PREFIX, config_of, tool_columns
 
 __all__ = ["timeline"]
@@ -20,9 +21,14 @@ def _markers(ax, rows, y, action: str) -> None:
         ax.plot(rows["step"].tolist(), y, linestyle="none", label=action, zorder=5, **style)
 
 
-def _limit_lines(ax, warn: int, hard: int, prefix: str = "", style: str = "--") -> None:
-    ax.axhline(warn, color=WARN_COLOR, linestyle=style, linewidth=1, label=f"{prefix}warn ({warn})")
-    ax.axhline(hard, color=STOP_COLOR, linestyle=style, linewidth=1, label=f"{prefix}hard ({hard})")
+def _limit_lines(ax, warn: int, hard: int, tool: str | None = None, style: str = "--") -> None:
+    """A line at the warn threshold and one at the hard limit; a tool's own override names the tool."""
+    if tool is None:
+        labels = tr("warn ({limit})", limit=warn), tr("hard ({limit})", limit=hard)
+    else:
+        labels = tr("{tool} warn ({limit})", tool=tool, limit=warn), tr("{tool} hard ({limit})", tool=tool, limit=hard)
+    ax.axhline(warn, color=WARN_COLOR, linestyle=style, linewidth=1, label=labels[0])
+    ax.axhline(hard, color=STOP_COLOR, linestyle=style, linewidth=1, label=labels[1])
 
 
 def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: str | None = None):
@@ -32,7 +38,8 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     ``hard_limit``. The bottom panel is the frequency layer: the windowed call counts of the ``top`` most-called
     tools against ``tool_freq_warn`` and ``tool_freq_hard_limit`` (and a shown tool's override, if it has one).
     Markers sit where the detector warned (``^``) and stopped (``X``), in the panel of the layer that decided,
-    at the count that decision reported. ``config`` defaults to the one the table was replayed with.
+    at the count that decision reported. ``config`` defaults to the one the table was replayed with. Titles, axis
+    labels and legends are in the learner's language; the markers keep the decision's action, ``warn``/``stop``.
     """
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -48,29 +55,29 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     steps = df["step"].tolist()
 
     hash_ax.plot(steps, df["hash_count"].tolist(), color="tab:gray", marker="." if len(df) <= 200 else None,
-                 label="hash count")
+                 label=tr("hash count"))
     _limit_lines(hash_ax, config.warn_threshold, config.hard_limit)
     hash_rows = df[df["layer"] == "hash"]
     for action in ("warn", "stop"):
         rows = hash_rows[hash_rows["action"] == action]
         _markers(hash_ax, rows, rows["count"].tolist(), action)
-    hash_ax.set_ylabel("same batch in window")
-    hash_ax.set_title(title or "Hash layer (top) and frequency layer (bottom)")
+    hash_ax.set_ylabel(tr("same batch in window"))
+    hash_ax.set_title(title or tr("Hash layer (top) and frequency layer (bottom)"))
 
     shown = tool_columns(df)[:top]
     for color, tool in zip(_TOOL_COLORS * (top // len(_TOOL_COLORS) + 1), shown):
-        freq_ax.plot(steps, df[TOOL_PREFIX + tool].tolist(), color=color, label=f"calls: {tool}")
+        freq_ax.plot(steps, df[TOOL_PREFIX + tool].tolist(), color=color, label=tr("calls: {tool}", tool=tool))
     _limit_lines(freq_ax, config.tool_freq_warn, config.tool_freq_hard_limit)
     for tool in shown:
         if tool in config.tool_freq_overrides:
             warn, hard = config.tool_freq_overrides[tool]
-            _limit_lines(freq_ax, warn, hard, prefix=f"{tool} ", style=":")
+            _limit_lines(freq_ax, warn, hard, tool=tool, style=":")
     freq_rows = df[df["layer"] == "frequency"]
     for action in ("warn", "stop"):
         rows = freq_rows[freq_rows["action"] == action]
         _markers(freq_ax, rows, rows["count"].tolist(), action)
-    freq_ax.set_ylabel("calls of a tool in window")
-    freq_ax.set_xlabel("batch (model turn)")
+    freq_ax.set_ylabel(tr("calls of a tool in window"))
+    freq_ax.set_xlabel(tr("batch (model turn)"))
 
     for ax in (hash_ax, freq_ax):
         ax.set_ylim(bottom=0)

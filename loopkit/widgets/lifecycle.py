@@ -9,6 +9,7 @@ from ..detector import DetectorConfig
 from ..middleware import PinnedMiddleware
 from ..agent_loop import PLACEMENTS, AgentLoop
 from ..conversation import check_pairing, format_messages
+from ..language import tr
 from ..patterns import PATTERNS, get
 from ._base import View, table_html
 
@@ -32,7 +33,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     require_int("step", step, at_least=0)
     p = get(pattern)
     loop = AgentLoop(PinnedMiddleware(config), placement=placement)
-    run = loop.start(p.batches, run_id="run-1", task=f"Task for the {p.name} script.")
+    run = loop.start(p.batches, run_id="run-1", task=tr("Task for the {name} script.", name=p.name))
     pending_at = [()]
     while not run.done:
         pending_at.append(loop.step(run).pending_after)
@@ -44,7 +45,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
         "pattern": p.name, "placement": placement, "step": step, "steps": last, "status": run.status,
         "messages": shown,
         "action": current.decision.action if current and current.decision else None,
-        "outcome": current.outcome if current else "not started",
+        "outcome": current.outcome if current else tr("not started"),
         "delivered": len(current.delivered) if current else 0,
         "pending": len(pending_at[step]),
         "pairing": check_pairing(shown),
@@ -54,16 +55,18 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
 def lifecycle_facts(state: dict) -> list[dict]:
     """The panel's one row for a :func:`lifecycle_state`: the model call, the decision, the warnings, the pairing.
 
+    The headings are translated where the table is drawn (``table_html``); the prose values here.
+
     >>> lifecycle_facts(lifecycle_state("exact_repeat", "after_results", 3))[0]["warnings queued"]
     1
     """
     return [{
-        "model call": f"{state['step']} of {state['steps']}",
+        "model call": tr("{step} of {steps}", step=state["step"], steps=state["steps"]),
         "detector": state["action"] or "-",
         "what happened": state["outcome"],
         "warnings delivered": state["delivered"],
         "warnings queued": state["pending"],
-        "pairing": "ok" if state["pairing"] is None else "BROKEN",
+        "pairing": "ok" if state["pairing"] is None else tr("BROKEN"),
     }]
 
 
@@ -71,14 +74,15 @@ def message_lines(state: dict, shown: int = SHOWN_LINES) -> list[str]:
     """The last ``shown`` lines of the conversation of a :func:`lifecycle_state`, with a line counting the rest."""
     lines = format_messages(state["messages"], width=100).splitlines()
     if len(lines) > shown:
-        lines = [f"... {len(lines) - shown} earlier line(s)"] + lines[-shown:]
+        lines = [tr("... {count} earlier line(s)", count=len(lines) - shown)] + lines[-shown:]
     return lines
 
 
 def render_lifecycle(pattern: str, placement: str, step: int) -> str:
     """The panel: :func:`lifecycle_facts`, the broken pairing if any, and :func:`message_lines`."""
     s = lifecycle_state(pattern, placement, step)
-    problem = "" if s["pairing"] is None else f"<p style='color:#b00'>Pairing broken: {html.escape(s['pairing'])}</p>"
+    problem = "" if s["pairing"] is None else (
+        f"<p style='color:#b00'>{html.escape(tr('Pairing broken: {problem}', problem=s['pairing']))}</p>")
     return table_html(lifecycle_facts(s)) + problem + f"<pre>{html.escape(chr(10).join(message_lines(s)))}</pre>"
 
 
@@ -90,12 +94,12 @@ def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_res
     if placement not in PLACEMENTS:
         raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
     style = {"description_width": "110px"}
-    picker = W.Dropdown(options=list(PATTERNS), value=pattern, description="pattern", style=style)
+    picker = W.Dropdown(options=list(PATTERNS), value=pattern, description=tr("pattern"), style=style)
     steps = lifecycle_state(pattern, placement, 0)["steps"]
-    slider = W.IntSlider(value=min(3, steps), min=0, max=steps, description="model call", style=style)
+    slider = W.IntSlider(value=min(3, steps), min=0, max=steps, description=tr("model call"), style=style)
     controls = {
         "pattern": picker,
-        "placement": W.ToggleButtons(options=list(PLACEMENTS), value=placement, description="warning goes",
+        "placement": W.ToggleButtons(options=list(PLACEMENTS), value=placement, description=tr("warning goes"),
                                      style=style),
         "step": slider,
     }
@@ -104,4 +108,4 @@ def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_res
         slider.max = lifecycle_state(change["new"], controls["placement"].value, 0)["steps"]
 
     picker.observe(resize, names="value")
-    return View(controls, render_lifecycle, title="Lifecycle step-through")
+    return View(controls, render_lifecycle, title=tr("Lifecycle step-through"))

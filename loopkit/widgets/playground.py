@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from ..detector import DetectorConfig
+from ..language import tr
 from ..patterns import PATTERNS, get
 from ._base import View, figure_html, table_html
 
@@ -38,23 +39,23 @@ def playground_summary(pattern: str, config: DetectorConfig) -> dict:
 
 def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window_size: int, tool_freq_warn: int,
                       tool_freq_hard_limit: int) -> str:
-    """The panel: a one-line verdict, the first decisions as a table, and the timeline figure."""
+    """The panel: a one-line verdict, the first decisions as a table, and the timeline figure (its prose in the
+    learner's language; the pattern's name and label, and the decisions, are code words)."""
     from ..plots.timelines import timeline
 
     config = DetectorConfig(warn_threshold=warn_threshold, hard_limit=hard_limit, window_size=window_size,
                             tool_freq_warn=tool_freq_warn, tool_freq_hard_limit=tool_freq_hard_limit)
     s = playground_summary(pattern, config)
-    never = "never"
-    verdict = (
-        f"<p><b>{html.escape(s['pattern'])}</b>: {html.escape(s['description'])} ({s['batches']} batches). "
-        f"A human calls it <b>{s['label']}</b>. First warn: step {s['first_warn'] or never}; "
-        f"first stop: step {s['first_stop'] or never}. "
-        f"{'The detector agrees.' if s['agrees'] else 'The detector disagrees.'} "
-        f"(frequency window: {config.freq_window} calls)</p>"
-    )
-    hash_ax, _ = timeline(s["table"], config, title=f"{s['pattern']} under these thresholds")
+    never = tr("never")
+    story = tr("{description} ({batches} batches). A human calls it <b>{label}</b>. First warn: step {first_warn}; "
+               "first stop: step {first_stop}.", description=html.escape(s["description"]), batches=s["batches"],
+               label=s["label"], first_warn=s["first_warn"] or never, first_stop=s["first_stop"] or never)
+    agreement = tr("The detector agrees.") if s["agrees"] else tr("The detector disagrees.")
+    window = tr("(frequency window: {calls} calls)", calls=config.freq_window)
+    verdict = f"<p><b>{html.escape(s['pattern'])}</b>: {story} {agreement} {window}</p>"
+    hash_ax, _ = timeline(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]))
     return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + figure_html(
-        hash_ax.figure, alt=f"timeline of {s['pattern']}")
+        hash_ax.figure, alt=tr("timeline of {pattern}", pattern=s["pattern"]))
 
 
 def detector_playground(pattern: str = "exact_repeat") -> View:
@@ -73,7 +74,7 @@ def detector_playground(pattern: str = "exact_repeat") -> View:
                            style=style, layout=layout)
 
     controls = {
-        "pattern": W.Dropdown(options=list(PATTERNS), value=pattern, description="pattern", style=style,
+        "pattern": W.Dropdown(options=list(PATTERNS), value=pattern, description=tr("pattern"), style=style,
                               layout=layout),
         "warn_threshold": slider(c.warn_threshold, 1, 20, "warn_threshold"),
         "hard_limit": slider(c.hard_limit, 1, 30, "hard_limit"),
@@ -81,4 +82,4 @@ def detector_playground(pattern: str = "exact_repeat") -> View:
         "tool_freq_warn": slider(c.tool_freq_warn, 1, 120, "tool_freq_warn"),
         "tool_freq_hard_limit": slider(c.tool_freq_hard_limit, 1, 150, "tool_freq_hard_limit"),
     }
-    return View(controls, render_playground, title="Detector playground")
+    return View(controls, render_playground, title=tr("Detector playground"))
