@@ -22,18 +22,18 @@ CHAPTERS = chapters()          # the English chapters, for the tests that drive 
 BOTH_TRACKS = all_chapters()   # every chapter of both tracks runs in the lab
 
 
-def chapter(number: str):
-    """The chapter file ``notebooks/NN_*.ipynb``, or a skip naming the missing chapter."""
-    found = [path for path in CHAPTERS if path.name.startswith(f"{number}_")]
+def chapter(number: str, track: str = "en"):
+    """The chapter file ``notebooks/NN_*.ipynb`` (or its twin in ``notebooks/es/``), or a skip naming it."""
+    found = [path for path in chapters(track) if path.name.startswith(f"{number}_")]
     if not found:
-        pytest.skip(f"chapter {number} is not in {NOTEBOOK_DIR.name}/ yet")
+        pytest.skip(f"chapter {number} is not in {NOTEBOOK_DIR.name}/ ({track}) yet")
     return found[0]
 
 
-def open_view(open_chapter, number: str, view: str):
+def open_view(open_chapter, number: str, view: str, track: str = "en"):
     """Open chapter ``number``, Restart and Run All, and return (chapter page, cell index, live outputs) of the
     cell that shows ``widgets.<view>(...)``; fail, not skip, when the chapter exists without that view."""
-    page = open_chapter(chapter(number))
+    page = open_chapter(chapter(number, track))
     index = page.code_cell_index(f"{view}(")
     assert index is not None, f"chapter {number} has no cell that shows widgets.{view}(...)"
     page.restart_and_run_all()
@@ -77,8 +77,11 @@ def test_chapter_restarts_and_runs_all_in_the_lab(open_chapter, path):
     assert "Error displaying widget" not in page.panel.inner_text(), f"{path.name}: a widget failed to display"
 
 
-def test_ch02_bucket_slider_crosses_line_200(open_chapter):
-    page, index, view = open_view(open_chapter, "02", "bucket_explorer")
+@pytest.mark.parametrize("track, path_label", [("en", "path"), ("es", "ruta")])
+def test_ch02_bucket_slider_crosses_line_200(open_chapter, track, path_label):
+    """The same view in both tracks: the labels speak the chapter's language, the keys are the same."""
+    page, index, view = open_view(open_chapter, "02", "bucket_explorer", track)
+    expect(view.locator(".widget-text .widget-label")).to_have_text(path_label)
 
     upper = view.locator(".widget-slider .noUi-handle-upper")
     assert upper.count() == 1, "bucket_explorer's line range should be an IntRangeSlider (two handles)"
