@@ -1,6 +1,7 @@
 import os
 import pathlib
 
+import pytest
 from hypothesis import settings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -10,3 +11,13 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 settings.register_profile("default", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture
+def spanish():
+    """Speak Spanish for one test (loopkit.language.set_language), and English again afterwards."""
+    from loopkit.language import set_language
+
+    set_language("es")
+    yield
+    set_language("en")

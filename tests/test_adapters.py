@@ -392,14 +392,6 @@ def test_records_the_chosen_format_does_not_read_are_counted_in_the_summary(tmp_
 # -- in Spanish: what a run says about itself ------------------------------------------------------------------------
 
 
-@pytest.fixture
-def spanish():
-    from loopkit.language import set_language
-
-    set_language("es")
-    yield
-    set_language("en")
-
 
 SPANISH_SAYS = {
     "deerflow_thread.json": "langchain (detectado automáticamente) en un estado de hilo de LangGraph bajo 'values'; "

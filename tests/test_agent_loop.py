@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, set_language
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
 from loopkit.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
 from loopkit.conversation import check_pairing, format_messages
 
@@ -301,12 +301,6 @@ def test_queued_placement_always_pairs_and_eager_placement_breaks_exactly_on_war
     assert delivered == queued.actions.count("warn")  # every warning reaches the model: the next call drains it
     assert queued.status in ("answered", "stopped") and (queued.status == "stopped") == ("stop" in queued.actions)
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_simulated_talk_is_spanish_and_the_middlewares_texts_are_not(spanish):

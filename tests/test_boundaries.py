@@ -844,12 +844,6 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
 # --------------------------------------------------------------------------------------------- the Spanish track
 
 
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
-
 
 def test_in_spanish_the_source_table_translates_headings_and_prose_but_not_the_facts(spanish):
     row = b.deerflow_source_table()[0]

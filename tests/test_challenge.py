@@ -248,14 +248,6 @@ def test_a_generator_scores_like_the_list_it_yields():
 # -- in Spanish ----------------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def spanish():
-    from loopkit.language import set_language
-
-    set_language("es")
-    yield
-    set_language("en")
-
 
 def test_the_score_and_the_reasons_speak_spanish(spanish):
     rerun = steps(*[c("bash", command="pytest -x")] * 12)

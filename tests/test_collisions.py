@@ -7,7 +7,6 @@ import math
 import pytest
 
 from loopkit import fingerprint
-from loopkit.language import set_language
 from loopkit.collisions import (
     birthday_rows,
     calls_for_probability,
@@ -155,12 +154,6 @@ def test_match_numbers_refuse_bad_arguments(call, args, error, message):
     with pytest.raises(error, match=message):
         call(*args)
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_birthday_rows_are_headed_in_spanish(spanish):

@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit.eviction_race import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
-from loopkit.language import set_language
 
 FIFO, LRU, CT = "BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"
 SEED = "set a 1; set b 2; set a 3; set c 4"
@@ -180,12 +179,6 @@ def test_every_policy_matches_its_reference_model(maxsize, ops):
         assert [list(pair) for pair in runs[name].items] == ref.pairs, name
         assert list(runs[name].evicted) == ref.evicted, name
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_the_tables_speak_spanish_and_keep_the_policy_names(spanish):

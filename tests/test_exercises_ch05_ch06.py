@@ -3,7 +3,7 @@ and the answers listed as misconceptions are the ones a plausible wrong model gi
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns, set_language
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns
 from loopkit.agent_loop import AgentLoop
 from loopkit.exercises import ch05, ch06
 
@@ -158,12 +158,6 @@ def test_6_4_the_later_reset_answer_is_a_listed_misconception():
     answer = reasons_after_thread_reset(RunScopedMiddleware(DetectorConfig(warn_threshold=1, hard_limit=1)))
     assert answer == (None, None) and "PR #5344" in ch06.q4.verify(answer).explanation
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_5_4_its_own_checker_answers_in_spanish(spanish):

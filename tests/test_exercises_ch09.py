@@ -9,7 +9,6 @@ import pytest
 from loopkit import boundaries as b
 from loopkit import fingerprint
 from loopkit.exercises import ch09
-from loopkit.language import set_language
 from notebook_tools import ROOT, load, source
 
 CHAPTER = ROOT / "notebooks" / "09_boundaries.ipynb"
@@ -112,12 +111,6 @@ def test_9_8_word_rule_names_exactly_deerflows_fragments():
     listed = ch09._WORD_RULE.split("fragments ", 1)[1].rstrip(".").split(", ")
     assert listed == list(b.DEERFLOW_ENV_FRAGMENTS)
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_custom_checkers_answer_in_spanish(spanish):

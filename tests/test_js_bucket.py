@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopkit import js_bucket, set_language, stable_key
+from loopkit import js_bucket, stable_key
 from notebook_tools import ROOT
 
 # JavaScript numbers are doubles: integers are exact up to 2**53, and so is floor((n - 1) / 200) (the fraction it
@@ -139,12 +139,6 @@ def test_every_data_file_in_the_package_is_declared_package_data():
         assert any(fnmatch(relative, pattern) for pattern in patterns), f"{relative} would be left out of the wheel"
     assert "function readBucket(args)" in js_bucket.js_source()
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_table_and_its_cases_speak_spanish(spanish):

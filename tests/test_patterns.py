@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from loopkit import PinnedMiddleware, call_entry, fingerprint, patterns, set_language
+from loopkit import PinnedMiddleware, call_entry, fingerprint, patterns
 
 REQUIRED = [
     "exact_repeat", "read_jitter", "sequential_paging", "edit_test_same_failure", "abc_cycle", "cross_file_sweep",
@@ -108,12 +108,6 @@ def test_a_few_verdicts_under_the_defaults(name, expected):
     got = [m.after_model(b, "t", "r").action for b in patterns.get(name).batches]
     assert got[: len(expected)] == expected
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_description_is_spanish_and_the_code_words_are_not(spanish):

@@ -335,14 +335,6 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
 # -- in Spanish ----------------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def spanish():
-    from loopkit.language import set_language
-
-    set_language("es")
-    yield
-    set_language("en")
-
 
 def test_rules_and_verdicts_speak_spanish_while_the_data_stays_english(spanish):
     assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con las claves ordenadas) "

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from loopkit import DetectorConfig, patterns, plots, replay_table, set_language  # noqa: E402
+from loopkit import DetectorConfig, patterns, plots, replay_table  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -98,12 +98,6 @@ def test_bad_input_is_named():
     with pytest.raises(ValueError, match="top must be at least 1, got 0"):
         plots.timeline(df, top=0)
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_titles_axes_and_legends_are_spanish_and_the_markers_keep_the_action(spanish):

@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from loopkit import LRUDict, probe, set_language, upstream
+from loopkit import LRUDict, probe, upstream
 
 MIDDLEWARE = f"{upstream.MIDDLEWARE_DIR}/loop_detection_middleware.py"
 BOUNDED = f"{upstream.MIDDLEWARE_DIR}/_bounded_dict.py"
@@ -531,12 +531,6 @@ def test_directory_fetcher_reads_full_paths_or_bare_file_names(tmp_path):
 
 # ------------------------------------------------------------------------------------------------------- in Spanish
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_the_claims_read_in_spanish(spanish):

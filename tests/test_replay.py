@@ -1,16 +1,18 @@
 """loopkit.replay on its own: explanations, the tally, reports per run, folders and run selection."""
 
 import json
+import pathlib
 
 import pytest
 
 from loopkit import DetectorConfig, PinnedMiddleware
 from loopkit.adapters import Batch, TraceError
 from loopkit.detector import Decision, Outcome
-from loopkit.replay import (RunReport, Tally, explain, replay_batches, report_paths, transcript_files)
+from loopkit.replay import (RunReport, Tally, explain, replay_batches, report_paths, short_where, summary_line,
+                            transcript_files)
 from loopkit.tool_maps import ToolMap
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def chat(name, args):
@@ -34,26 +36,19 @@ def test_explain_names_the_layer_the_count_and_the_limit_it_met():
     assert "(warns at 30)" in explain(Decision("warn", "frequency", "grep", 30), cfg)  # grep has no override
 
 
-def test_explain_and_the_verdict_speak_spanish_when_asked():
-    from loopkit.language import set_language
-    from loopkit.replay import report_paths, short_where, summary_line
-
+def test_explain_and_the_verdict_speak_spanish_when_asked(spanish):
     cfg = DetectorConfig(window_size=12)
     path = ROOT / "notebooks" / "data" / "coding_loop.openai_chat.jsonl"
-    set_language("es")
-    try:
-        assert explain(Decision("warn", "hash", None, 3), cfg) == \
-            "capa de hash: el mismo lote 3 veces en los últimos 12 turnos (avisa al llegar a 3)"
-        assert explain(Decision("stop", "frequency", "bash", 50), DetectorConfig()).startswith(
-            "capa de frecuencia: 'bash' llamada 50 veces en las últimas 50 llamadas (para al llegar a 50); es un "
-            "presupuesto de llamadas")
-        assert short_where("t.jsonl:14", "t.jsonl") == "línea 14"
-        summary = summary_line(next(report_paths([path])))
-        assert "DeerFlow habría avisado 2 veces (la primera, en el paso 6) y después habría parado la ejecución " \
-               "en el paso 11 (capa hash, recuento 5); 9 lotes posteriores nunca se habrían ejecutado. Motivo: " \
-               "capa de hash: el mismo lote 5 veces" in summary, summary
-    finally:
-        set_language("en")
+    assert explain(Decision("warn", "hash", None, 3), cfg) == \
+        "capa de hash: el mismo lote 3 veces en los últimos 12 turnos (avisa al llegar a 3)"
+    assert explain(Decision("stop", "frequency", "bash", 50), DetectorConfig()).startswith(
+        "capa de frecuencia: 'bash' llamada 50 veces en las últimas 50 llamadas (para al llegar a 50); es un "
+        "presupuesto de llamadas")
+    assert short_where("t.jsonl:14", "t.jsonl") == "línea 14"
+    summary = summary_line(next(report_paths([path])))
+    assert "DeerFlow habría avisado 2 veces (la primera, en el paso 6) y después habría parado la ejecución " \
+           "en el paso 11 (capa hash, recuento 5); 9 lotes posteriores nunca se habrían ejecutado. Motivo: " \
+           "capa de hash: el mismo lote 5 veces" in summary, summary
 
 
 def test_outcome_is_the_one_verdict_vocabulary():

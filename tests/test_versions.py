@@ -3,7 +3,7 @@ upstream reports (issues #5243 and #5343, PR #5486) and chapter 05's rules."""
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, set_language, versions
+from loopkit import DetectorConfig, PinnedMiddleware, versions
 
 
 def column(rows, key):
@@ -61,12 +61,6 @@ def test_both_middlewares_are_fresh_per_call_and_unknown_names_are_listed():
     with pytest.raises(KeyError, match="expected one of issue_5243, issue_5343, pr_5486"):
         versions.get("issue_1")
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_a_scenario_shows_its_title_and_source_in_spanish_and_keeps_its_decisions(spanish):

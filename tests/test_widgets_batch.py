@@ -6,7 +6,6 @@ import json
 import ipywidgets as W
 import pytest
 
-from loopkit.language import set_language
 from loopkit.widgets import batch_builder
 from html_tables import as_text, read_view, tables, text
 from loopkit.widgets.batch import DEFAULT_BATCH, duplicate_last, parse_batch, read_batch, render_batch, shuffle_calls
@@ -117,12 +116,6 @@ def test_editing_the_text_updates_the_panel():
     view.controls["batch"].value = 'write_file {"content": "v1", "path": "a.py"}'
     assert reading(view).fingerprint == first  # the same write, keys in another order: a repeat
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_the_builder_speaks_spanish(spanish):

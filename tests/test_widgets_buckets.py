@@ -9,7 +9,7 @@ import re
 import ipywidgets as W
 import pytest
 
-from loopkit import set_language, widgets
+from loopkit import widgets
 from html_tables import read_view, text
 from loopkit.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
 
@@ -106,12 +106,6 @@ def test_view_follows_the_path():
     view.controls["path"].value = ""
     assert span(view)[0] == ":0-0"
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_panel_and_the_number_line_speak_spanish(spanish):

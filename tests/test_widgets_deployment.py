@@ -5,7 +5,6 @@ import pytest
 
 from html_tables import as_text, read_view, tables, text
 from loopkit import widgets
-from loopkit.language import set_language
 from loopkit.boundaries import DEPLOYMENTS, recommend_deployment
 from loopkit.widgets.deployment import QUESTIONS, deployment_rows, render_advice
 
@@ -50,12 +49,6 @@ def test_the_view_offers_exactly_the_two_user_answers():
     # (label, value) pairs: the label may be translated, the value is recommend_deployment's own word
     assert list(view.controls["users"].options) == [("only me", "only me"), ("several people", "several people")]
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_view_asks_and_advises_in_spanish_while_its_values_stay_english(spanish):

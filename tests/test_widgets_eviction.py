@@ -6,7 +6,6 @@ import pytest
 
 from html_tables import as_text, read_view, tables, text
 from loopkit.eviction_race import step_rows
-from loopkit.language import set_language
 from loopkit.widgets import eviction_race
 from loopkit.widgets.eviction import DEFAULT_SCRIPT, race_summary, render_eviction_race
 
@@ -84,12 +83,6 @@ def test_a_malformed_line_shows_its_number_and_what_was_expected_not_a_traceback
     view.controls["script"].value = "set a 1"
     assert shown(view)["BoundedDict (FIFO)"] == ("a", "none")
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_the_race_speaks_spanish(spanish):

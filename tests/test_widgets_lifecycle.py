@@ -2,7 +2,7 @@
 
 import pytest
 
-from loopkit import set_language, widgets
+from loopkit import widgets
 from html_tables import as_text, read_view, tables, text
 from loopkit.widgets.lifecycle import SHOWN_LINES, lifecycle_facts, lifecycle_state, message_lines, render_lifecycle
 
@@ -75,12 +75,6 @@ def test_the_view_follows_its_controls():
     with pytest.raises(ValueError, match="placement must be one of"):
         widgets.lifecycle_stepper(placement="middle")
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_stepper_speaks_spanish_and_keeps_the_code_words(spanish):

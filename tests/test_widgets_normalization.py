@@ -3,7 +3,7 @@
 import pytest
 
 from html_tables import read_view, tables, text
-from loopkit import set_language, widgets
+from loopkit import widgets
 from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
 STRING, OBJECT, NONE = TRANSPORTS
@@ -93,12 +93,6 @@ def test_view_updates_from_every_control():
     view.controls["transport"].value = NONE
     assert steps(view)["rule"].startswith("None: no arguments, no fallback")
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_panel_names_the_steps_and_the_rule_in_spanish(spanish):

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from html_tables import as_text, tables, text  # noqa: E402
-from loopkit import DetectorConfig, set_language, widgets  # noqa: E402
+from loopkit import DetectorConfig, widgets  # noqa: E402
 from loopkit.widgets.playground import playground_summary, render_playground  # noqa: E402
 
 DEFAULTS = dict(warn_threshold=3, hard_limit=5, window_size=20, tool_freq_warn=30, tool_freq_hard_limit=50)
@@ -73,12 +73,6 @@ def test_unknown_pattern_is_named():
     with pytest.raises(KeyError, match="no pattern named 'nope'"):
         widgets.detector_playground("nope")
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_panel_speaks_spanish_and_keeps_the_code_words(spanish):

@@ -3,7 +3,7 @@
 import pytest
 
 from html_tables import as_text, tables, text
-from loopkit import set_language, widgets
+from loopkit import widgets
 from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps, turns_so_far
 
 READ = {"name": "read_file", "args": {"path": "app.py"}}
@@ -89,12 +89,6 @@ def test_the_view_follows_its_slider_and_buttons():
     with pytest.raises(ValueError, match="at least one turn"):
         widgets.repeat_stepper([])
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_in_spanish_the_panel_and_its_table_speak_spanish(spanish):

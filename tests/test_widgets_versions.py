@@ -2,7 +2,7 @@
 
 import pytest
 from html_tables import as_text, read_view, tables, text
-from loopkit import set_language, widgets
+from loopkit import widgets
 from loopkit.widgets.versions import COLUMNS, render_versions, version_rows
 
 
@@ -33,12 +33,6 @@ def test_the_view_starts_at_the_scenarios_config_and_redraws():
     view.controls["tool_freq_warn"].value = 9  # hard 4 < warn 9: shown, not raised
     assert text(view.panel.value) == "tool_freq_hard_limit (4) must be >= tool_freq_warn (9)"
 
-
-@pytest.fixture
-def spanish():
-    set_language("es")
-    yield
-    set_language("en")
 
 
 def test_the_view_speaks_spanish_and_its_cells_keep_the_decisions(spanish):
