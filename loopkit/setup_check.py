@@ -86,11 +86,23 @@ def python_line(version: tuple[int, ...]) -> str:
               "`make lab`", version=shown)
 
 
+def loopkit_line(found: str | None) -> str:
+    """The line for loopkit itself: installed into this kernel's environment (``make lab`` and Binder install it),
+    not merely importable from the working directory.
+
+    >>> loopkit_line("0.1.0")
+    'OK       loopkit 0.1.0'
+    >>> loopkit_line(None)
+    'PROBLEM  loopkit is not installed in this kernel: run `make lab` again on your machine, or relaunch Binder'
+    """
+    if found is None:
+        return tr("PROBLEM  loopkit is not installed in this kernel: {fix}", fix=tr(FIX))
+    return tr("OK       {name} {version}", name="loopkit", version=found)
+
+
 def setup_lines(start: pathlib.Path | None = None) -> list[str]:
     """Every requirement's line, Python first, then loopkit, then each pinned package."""
-    from loopkit import __version__
-
-    lines = [python_line(sys.version_info), tr("OK       {name} {version}", name="loopkit", version=__version__)]
+    lines = [python_line(sys.version_info), loopkit_line(installed_version("loopkit"))]
     path = find_requirements(start)
     if path is None:
         lines.append(tr("PROBLEM  binder/requirements.txt not found: open the workbook from a clone of its "
