@@ -186,3 +186,15 @@ def test_spanish_learners_get_spanish_feedback(qid):
     for (answer, why), verdict in zip(question.misconceptions, spanish[1:]):
         if why:
             assert verdict.explanation == catalog[None, why], f"{qid}: the wrong answer {answer!r} got {verdict}"
+
+
+@pytest.mark.parametrize("qid", sorted(all_questions()))
+def test_hints_and_solutions_print_in_spanish(qid, capsys, spanish):
+    question = all_questions()[qid]
+    question.hint()
+    question.solution()
+    printed = capsys.readouterr().out
+    catalog = language.catalog("es")
+    assert printed.startswith(f"Pista ({qid}): {catalog[None, question._hint]}\nSolución ({qid}):\n"), printed
+    if question._solution_code_is_prose:
+        assert catalog[None, question._solution_code] in printed
