@@ -54,9 +54,13 @@ lab: $(LAB_STAMP)
 	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK))
 
+# Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
+# --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
+# Binder-like and hub tests one at a time, since each starts servers of its own.
 test: $(TEST_STAMP)
 	@tools/ensure_chromium.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
+	$(BIN)/python -m pytest -m "browser or binder or hub"
 
 # For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
