@@ -19,7 +19,7 @@ from notebook_tools import ROOT, TEMPLATE, chapters, exercise_headings, load, so
 sys.path.insert(0, str(ROOT / "tools"))
 import tracks  # noqa: E402  (tools/tracks.py)
 
-PAIRS = [(english, spanish) for english, spanish in tracks.twins()]
+PAIRS = tracks.twins()
 IDS = [english.name[:2] for english, _ in PAIRS]
 
 
