@@ -56,10 +56,6 @@ class Plan:
     hint: str | None = None  # a format the document itself names (mini-swe-agent, swe-agent)
     container_fields: dict = field(default_factory=dict)
 
-    @property
-    def english_container(self) -> str:
-        """The description filled in: ``"samples[2] of an Inspect AI log"``."""
-        return self.container.format(**self.container_fields)
 
 def indexed(records: list, prefix: str, noun: str = "message index") -> Iterator[tuple[str, Any]]:
     for index, record in enumerate(records):
@@ -109,7 +105,8 @@ def _object_plans(document: Mapping, where: str) -> list[Plan]:
             if not is_map(sample) or not isinstance(sample.get("messages"), list):
                 raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
             records = indexed(sample["messages"], f"{where}: samples[{k}]")
-            plans.append(Plan("samples[{k}] of an Inspect AI log", records, run_meta(sample), container_fields={"k": k}))
+            plans.append(Plan("samples[{k}] of an Inspect AI log", records, run_meta(sample),
+                              container_fields={"k": k}))
         return plans
     if isinstance(document.get("trajectory"), list):
         return [Plan("a SWE-agent trajectory under 'trajectory'",

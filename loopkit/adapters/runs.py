@@ -53,8 +53,7 @@ class Run:
     def __init__(self, path: str, plan: Plan, requested: str, *, index: int = 1, label: str = "") -> None:
         self.path, self.index, self.label = path, index, label
         self.meta = plan.meta
-        self.container = plan.english_container
-        self._container_template, self._container_fields = plan.container, plan.container_fields
+        self._container = plan.container, plan.container_fields  # an English template and its fields
         self.requested = requested
         chosen = requested if requested != "auto" else (plan.hint or "auto")
         self.hinted = requested == "auto" and plan.hint is not None
@@ -102,14 +101,20 @@ class Run:
         raise TraceError(f"{where}: no record was read as a {batcher.requested} message: {batcher.records} records "
                          f"({what}); pick another format with --format NAME (one of {others}) or --format auto")
 
+    @property
+    def container(self) -> str:
+        """Where the messages were, in English: ``"samples[2] of an Inspect AI log"``."""
+        template, fields = self._container
+        return template.format(**fields)
+
     def describe(self) -> str:
         """One line: the format picked (and how), the container, and the counts.
 
         ``"t.jsonl: openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches, 20 tool calls"``
         """
         name = f"{self.path} ({self.label})" if self.label else self.path
-        container = tr(self._container_template, **self._container_fields)  # a template of documents.py or here
-        where = " " + tr("in {container}", container=container) if self.container else ""
+        template, fields = self._container  # a template of documents.py or of this module
+        where = " " + tr("in {container}", container=tr(template, **fields)) if template else ""
         extra = self._extra()
         if not self.calls and self.format is None:
             return (f"{name}: {tr('no tool calls in {messages} messages', messages=self.messages)}{where}; "
@@ -136,13 +141,14 @@ class Run:
                 parts.append(tr("skipped {n} other records ({kinds})", n=n, kinds=kinds))
         if batcher.unread_total:
             n, shapes = batcher.unread_total, batcher.shapes()
-            if self.format:
-                parts.append(tr("{n} records not read as {format} ({shapes})", n=n, format=self.format, shapes=shapes)
-                             if n != 1 else tr("1 record not read as {format} ({shapes})", format=self.format,
-                                                shapes=shapes))
+            if self.format and n == 1:
+                parts.append(tr("1 record not read as {format} ({shapes})", format=self.format, shapes=shapes))
+            elif self.format:
+                parts.append(tr("{n} records not read as {format} ({shapes})", n=n, format=self.format, shapes=shapes))
+            elif n == 1:
+                parts.append(tr("1 record not of a known format ({shapes})", shapes=shapes))
             else:
-                parts.append(tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)
-                             if n != 1 else tr("1 record not of a known format ({shapes})", shapes=shapes))
+                parts.append(tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes))
         return "".join(f"; {part}" for part in parts)
 
 def _run_line(value: Any) -> str | None:
