@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from loopkit import boundaries as b
 from loopkit import fingerprint
 from loopkit.language import set_language
+from loopkit.upstream import COMMIT
 
 # ------------------------------------------------------------------------------------------------ evidence levels
 
@@ -944,3 +945,18 @@ def test_in_spanish_the_claims_table_translates_statements_but_not_the_facts(spa
     assert row["versión"] == "fijado f1f4af99" and row["leído en"] == "env_policy.py:91"
     assert row["afirmación"].startswith("el entorno heredado pierde")
     assert row["calculado en el commit fijado"].startswith("DATABASE_URL=blocked")
+
+
+# ------------------------------------------------------------------------------------ chapter 09 cites the pin
+
+
+@pytest.mark.parametrize("chapter", ["09_boundaries.ipynb", "es/09_limites.ipynb"])
+def test_chapter_09_links_every_pinned_file_at_a_line_and_other_commits_only_for_later_topics(chapter):
+    from notebook_tools import ROOT, load, source
+
+    prose = "\n".join(source(c) for c in load(ROOT / "notebooks" / chapter)["cells"] if c["cell_type"] == "markdown")
+    for function in b.PINNED_FUNCTIONS:
+        assert f"blob/{COMMIT}/{function.path}#L" in prose, f"{chapter} does not link {function.path} at a line"
+    others = set(re.findall(r"github\.com/bytedance/deer-flow/blob/([0-9a-f]{40})/", prose)) - {COMMIT}
+    later = {s.commit for s in b.DEERFLOW_SOURCES if not s.pinned}
+    assert others == later, f"{chapter} links commits other than the pin and the later topics: {others - later}"
