@@ -36,7 +36,6 @@ import json
 import os
 import pathlib
 import platform
-import subprocess
 import sys
 import time
 
@@ -264,7 +263,12 @@ def record(watched_paths: list[pathlib.Path], lone_paths: list[pathlib.Path]) ->
         "units": {"mib": "MiB of resident memory (RSS) of a process tree, sampled every 0.5 s (the hub test)",
                   "cpu_seconds": "user plus system CPU seconds, children waited for included (tools/hub_cpu.py)",
                   "rest_of_machine_share": "the share of the machine's cores busy with other processes during "
-                                           "the rush (the machine's busy time minus the hub test's)"},
+                                           "the rush, or during a lone arrival (the machine's busy time minus "
+                                           "the hub test's)",
+                  "date": "when the run, or the session of lone arrivals, ended (UTC)",
+                  "lone_arrivals": "each learner alone on the hub; server_cpu_seconds is the server's user and "
+                                   "system time with the git it waited for (the 21:58 session also added the "
+                                   "kernel's iowait field, 0.0 for these servers)"},
         "runs": runs,
         "lone_arrivals": lone,
     }
