@@ -189,6 +189,16 @@ def test_placeholders_cover_the_learners_who_arrive_while_a_new_node_starts():
     assert hub_sizing.plan_room(300, MEASURED, slow).placeholders == 75
 
 
+# -- the guides show what the model prints ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("guide, language", [("docs/jupyterhub.md", "en"), ("docs/es/jupyterhub.md", "es")])
+def test_the_guide_shows_the_table_the_model_prints(guide, language):
+    text = (ROOT / guide).read_text(encoding="utf-8")
+    assert hub_sizing.table(MEASURED, language=language) in text, (
+        f"{guide}: the sizing table differs from `python tools/hub_sizing.py --language {language}`")
+
+
 def test_the_table_has_a_row_for_each_room_and_node_size():
     rows = hub_sizing.table(MEASURED).splitlines()[2:]
     assert [(row.split(" | ")[0].strip("| "), row.split(" | ")[1]) for row in rows] == [
