@@ -22,6 +22,7 @@ import subprocess
 import sys
 import urllib.parse
 
+import jsonschema
 import pytest
 import yaml
 
@@ -134,7 +135,6 @@ def coalesce(defaults: dict, values: dict) -> dict:
 
 
 def test_the_config_validates_against_the_charts_schema():
-    jsonschema = pytest.importorskip("jsonschema")
     folder = chart_folder()
     if folder is None:
         pytest.skip("the chart's values.yaml and values.schema.yaml (jupyterhub 4.4.0) are not here: "
