@@ -1,0 +1,126 @@
+"""The rehearsal the day before: the hub test's learners, all at once, against your real hub.
+
+    .venv/bin/python tools/hub_rehearsal.py https://hub.example.org --branch workshop-2026-12 [--learners 20]
+
+Each learner does over HTTP what a browser does, with the hub test's own code (tests/hub/learner.py): follows the
+workshop's nbgitpuller link (the one in docs/jupyterhub.md, filled in for your hub and branch), logs in on the hub's
+form, waits while the hub starts their server, lets nbgitpuller clone, opens chapter 00 in JupyterLab, then runs
+chapter 00 and chapter 05 cell by cell on their own kernels. All start at the same moment, as a room that clicks
+on the count of three. It prints what the hub test prints (link to chapter 00, median and worst; the chapters'
+time; who failed and why) next to what tools/hub_sizing.py expects for a room that size, so you can compare.
+
+The learners log in as ``rehearsal-01``, ``rehearsal-02`` ... with ``--password`` (the chart's default "dummy"
+authenticator takes any name and password; rehearse before you switch to the real one, or give these names a
+password there). Their servers are left running so that you can look at them (``kubectl top pod``); stop them
+from the hub's admin page afterwards, or let the idle culler do it. Needs the test tools (``make test`` installs
+them: requests, websocket-client).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import pathlib
+import re
+import statistics
+import sys
+import time
+import urllib.parse
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+CHAPTERS = ["loopkit/notebooks/00_start_here.ipynb", "loopkit/notebooks/05_detector.ipynb"]
+
+
+def workshop_link(hub_url: str, branch: str, repo: str | None = None) -> str:
+    """docs/jupyterhub.md's link, for this hub and branch (and, for a fork, this repository)."""
+    text = (ROOT / "docs" / "jupyterhub.md").read_text(encoding="utf-8")
+    documented = urllib.parse.urlsplit(re.search(r"```text\n(https://\S+)\n```", text).group(1))
+    query = dict(urllib.parse.parse_qsl(documented.query))
+    query["branch"] = branch
+    if repo:
+        query["repo"] = repo
+    return f"{hub_url.rstrip('/')}{documented.path}?{urllib.parse.urlencode(query)}"
+
+
+def one_learner(name: str, hub_url: str, link: str, password: str) -> dict:
+    from hub.learner import SpawnFailed
+
+    learner = rehearsal_learner(name, hub_url, password)
+    started = time.monotonic()
+    try:
+        pulled = learner.follow_link(link)
+    except SpawnFailed as failed:
+        return {"name": name, "failed": str(failed)}
+    if pulled.phase != "finished":
+        return {"name": name, "failed": f"nbgitpuller: {pulled.event.get('message')}"}
+    page = learner.open_page(pulled.redirect_url)
+    opened = time.monotonic() - started
+    if page.get("treePath") != CHAPTERS[0]:
+        return {"name": name, "failed": f"the link opened {page.get('treePath')!r}", "opened": opened}
+    problems, sessions = [], []
+    ran = time.monotonic()
+    for path in CHAPTERS:
+        session, cells = learner.run_notebook(path)
+        sessions.append(session)
+        problems += [f"{path} cell {c.index}: {c.status} {c.errors}" for c in cells if c.status != "ok" or c.errors]
+    for session in sessions:
+        learner.shut_down(session)
+    return {"name": name, "opened": opened, "chapters": time.monotonic() - ran, "failed": "; ".join(problems)}
+
+
+def rehearsal_learner(name: str, hub_url: str, password: str):
+    """The hub test's learner, logging in with the rehearsal's password (the hub test's is "workshop")."""
+    import html
+
+    from hub.learner import Learner
+
+    class RehearsalLearner(Learner):
+        def _log_in(self, page):
+            form = re.search(r'<form[^>]*action="([^"]*)"', page.text)
+            xsrf = re.search(r'name="_xsrf"[^>]*value="([^"]*)"', page.text)
+            assert form and xsrf, f"{self.name}: no login form at {page.url}"
+            action = urllib.parse.urljoin(page.url, html.unescape(form.group(1)))
+            return self.http.post(action, data={"username": self.name, "password": password,
+                                                "_xsrf": xsrf.group(1)}, timeout=self.timeout)
+
+    return RehearsalLearner(name, hub_url)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("hub_url", help="your hub's address, for example https://hub.example.org")
+    parser.add_argument("--branch", required=True, help="the workshop branch the link pulls")
+    parser.add_argument("--learners", type=int, default=20)
+    parser.add_argument("--password", default="rehearsal")
+    parser.add_argument("--prefix", default="rehearsal-")
+    parser.add_argument("--repo", help="the repository the link clones (default: docs/jupyterhub.md's)")
+    options = parser.parse_args(argv)
+    if not options.hub_url.startswith(("http://", "https://")):
+        parser.error(f"the hub's address must start with http:// or https://, got {options.hub_url!r}")
+    link = workshop_link(options.hub_url, options.branch, options.repo)
+    names = [f"{options.prefix}{n:02d}" for n in range(1, options.learners + 1)]
+    print(f"{len(names)} learners follow {link}")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
+        results = list(pool.map(lambda name: one_learner(name, options.hub_url, link, options.password), names))
+    opened = sorted(r["opened"] for r in results if "opened" in r and not r["failed"])
+    failed = [r for r in results if r["failed"]]
+    if opened:
+        print(f"link to chapter 00: median {statistics.median(opened):.1f} s, worst {opened[-1]:.1f} s")
+        print(f"chapters 00 and 05: worst {max(r['chapters'] for r in results if 'chapters' in r):.1f} s")
+    print(f"failed: {len(failed)} of {len(names)}")
+    for result in failed:
+        print(f"  {result['name']}: {result['failed']}")
+    import hub_sizing
+
+    plan = hub_sizing.plan_room(len(names), hub_sizing.load_measured())
+    for node in plan.plans:
+        print(f"tools/hub_sizing.py expects, on nodes of {node.size.cores} cores and {node.size.memory_gib} GiB: "
+              f"about {node.all_at_once_seconds:.0f} s for everyone at once")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
