@@ -23,6 +23,7 @@ from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, exercise_h
 QUESTIONS = all_questions()
 TESTS = ROOT / "tests"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 #: Texts the search cannot judge, reviewed one by one: (qid, a piece of the line) -> why it gives nothing away.
 ALLOWED_LEAKS: dict[tuple[str, str], str] = {}
@@ -63,10 +64,33 @@ def _strings(value):
             yield from _strings(item)
 
 
-def stored_view_text(nb: dict) -> str:
-    """What the chapter's stored widget state can draw before anything runs."""
+def _model_ids(value):
+    """The widget models a state refers to (a container names its children as ``IPY_MODEL_<id>``)."""
+    if isinstance(value, str) and value.startswith("IPY_MODEL_"):
+        yield value.removeprefix("IPY_MODEL_")
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _model_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _model_ids(item)
+
+
+def stored_view_text(nb: dict, cell: dict) -> str:
+    """What the stored widget state draws for the views a cell displays, before anything runs."""
     models = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    return "\n".join(text for model in models.values() for text in _strings(model.get("state", {})))
+    todo = [output["data"][WIDGET_VIEW]["model_id"] for output in cell.get("outputs", [])
+            if WIDGET_VIEW in output.get("data", {})]
+    seen, texts = set(), []
+    while todo:
+        model_id = todo.pop()
+        if model_id in seen or model_id not in models:
+            continue
+        seen.add(model_id)
+        state = models[model_id].get("state", {})
+        texts.extend(_strings(state))
+        todo.extend(_model_ids(state))
+    return "\n".join(texts)
 
 
 def leak_patterns(qid: str) -> list[re.Pattern]:
@@ -93,10 +117,12 @@ def neighbouring_markdown(nb: dict, heading: int) -> list[tuple[str, str]]:
 
 
 def screen_texts(nb: dict, heading: int) -> list[tuple[str, str]]:
-    """Everything on screen that must not show one question's answer, as (where, text) pairs."""
-    texts = [(f"output of cell {i}", output_text(cell)) for i, cell in enumerate(nb["cells"])
-             if cell["cell_type"] == "code"]
-    texts.append(("the stored views", stored_view_text(nb)))
+    """Everything on screen that must not show one question's answer, as (where, text) pairs: every stored output,
+    the stored state of every view above the question (a view below it is the learner's to play with after the
+    reveal), and the markdown around the question."""
+    code = [(i, cell) for i, cell in enumerate(nb["cells"]) if cell["cell_type"] == "code"]
+    texts = [(f"output of cell {i}", output_text(cell)) for i, cell in code]
+    texts += [(f"the stored view of cell {i}", stored_view_text(nb, cell)) for i, cell in code if i < heading]
     return texts + neighbouring_markdown(nb, heading)
 
 
@@ -121,20 +147,23 @@ def test_no_answer_is_on_screen_before_the_learner_acts(path):
 
 
 def test_the_leak_search_finds_answers_in_outputs_views_and_markdown():
-    nb = {"metadata": {"widgets": {WIDGET_STATE: {"state": {"m1": {"state": {"value": "<b>key src/app.py:0-1</b>"}}}}}},
+    state = {"box": {"state": {"children": ["IPY_MODEL_label"]}}, "label": {"state": {"value": "<b>key src/app.py:0-1</b>"}}}
+    view = {"output_type": "display_data", "data": {WIDGET_VIEW: {"model_id": "box"}, "text/plain": "VBox()"}}
+    nb = {"metadata": {"widgets": {WIDGET_STATE: {"state": state}}},
           "cells": [
-              {"cell_type": "markdown", "source": "## Buckets"},
+              {"cell_type": "code", "source": "", "outputs": [view]},
               {"cell_type": "markdown", "source": "### Exercise 2.2: a reversed range"},
               {"cell_type": "code", "source": "", "outputs": []},
           ]}
-    assert leaks(nb) == {"2.2": "the stored views: key src/app.py:0-1"}
-    nb["metadata"] = {}
+    assert leaks(nb) == {"2.2": "the stored view of cell 0: key src/app.py:0-1"}
+    nb["cells"] = [nb["cells"][1], nb["cells"][2], nb["cells"][0]]     # the same view after the question
     assert leaks(nb) == {}
+    nb["cells"].insert(0, {"cell_type": "markdown", "source": "## Buckets"})
     nb["cells"][2]["outputs"] = [{"output_type": "stream", "text": ["lines 400-150 -> ", "src/app.py:0-1\n"]}]
     assert leaks(nb) == {"2.2": "output of cell 2: lines 400-150 -> src/app.py:0-1"}
     nb["cells"][2]["outputs"] = []
     nb["cells"].append({"cell_type": "markdown", "source": "So the key is `src/app.py:0-1`."})
-    assert leaks(nb) == {"2.2": "markdown cell 3: So the key is `src/app.py:0-1`."}
+    assert leaks(nb) == {"2.2": "markdown cell 4: So the key is `src/app.py:0-1`."}
 
 
 def test_the_leak_search_reads_short_answers_only_as_their_reveal_prints_them(monkeypatch):
