@@ -6,7 +6,7 @@ import math
 from loopkit import BoundedDict, LRUDict, call_entry, fingerprint, read_bucket
 from loopkit.collisions import calls_for_probability, prefix_bits
 from loopkit.exercises import ch03, ch04
-from loopkit.eviction_race import run_script
+from loopkit.eviction_race import POLICIES, run_script
 
 
 def call(name, **args):
@@ -95,36 +95,86 @@ def test_4_1_lru_evicts_y_and_fifo_evicts_x():
     assert runs["LRUDict (LRU)"].evicted_keys == (ch04.q1.solution_value,) == ("y",)
     fifo = runs["BoundedDict (FIFO)"].evicted_keys
     assert fifo == ("x",) and fifo[0] in ch04.q1.wrong_answers  # the slip of reading LRU as FIFO
+    first_example = run_script("set a 1; set b 2; set a 3; set c 4", 2)  # the chapter's first example
+    assert first_example["LRUDict (LRU)"].evicted_keys == ("b",) and "b" in ch04.q1.wrong_answers
 
 
-def test_4_2_fifocache_keeps_p_r_while_the_other_two_keep_q_r():
-    runs = run_script(ch04.OVERWRITE_THEN_READ, 2)
-    assert runs["cachetools.FIFOCache"].keys == ch04.q3.solution_value == ("p", "r")
-    others = runs["BoundedDict (FIFO)"].keys
-    assert others == runs["LRUDict (LRU)"].keys == ("q", "r") and others in ch04.q3.wrong_answers
-
-
-def test_4_4_fifo_keeps_one_turn_of_the_busy_thread_and_lru_all_five():
+def test_4_2_fifo_keeps_one_turn_of_the_busy_thread_and_lru_all_five():
     assert ch04.flood(BoundedDict) == (ch04.q2.solution_value, ["long", "s1", "s2"]) == (1, ["long", "s1", "s2"])
     remembered, evicted = ch04.flood(LRUDict)
     assert (remembered, evicted) == (5, ["s1", "s2"]) and remembered in ch04.q2.wrong_answers  # LRU's answer
 
 
-def test_4_3_solution_matches_an_lru_dict_directly():
-    evicted = []
-    d = LRUDict(2, on_evict=lambda k, v: evicted.append(k))
-    for i, key in enumerate("abacb"):
-        d[key] = i
-    assert ch04.lru_evictions(list("abacb"), 2) == evicted == ["b", "a"]
+def test_4_2_the_turns_lost_with_the_eviction_are_a_listed_slip():
+    lost_turns = []
+
+    class Recording(BoundedDict):
+        def __init__(self, maxsize, on_evict):
+            super().__init__(maxsize, on_evict=lambda key, value: (lost_turns.append((key, value)), on_evict(key, value)))
+
+    ch04.flood(Recording)
+    assert lost_turns[0] == ("long", 4) and 4 in ch04.q2.wrong_answers  # what it had when it was evicted
 
 
-def test_4_3_accepts_the_eviction_log_as_a_tuple_but_keeps_its_order():
+def evicted_by_policy(step):
+    return {name: run.evicted_keys for name, run in run_script(ch04.ONE_STEP.format(step=step), 2).items()}
+
+
+#: Every one-operation blank on the keys of 4.3 and one more: set (any value), get and del of p, q, r and s.
+BLANKS = [f"{verb} {key}" + (" 9" if verb == "set" else "") for key in "pqrs" for verb in ("set", "get", "del")]
+
+
+def apart(step, other):
+    evicted = evicted_by_policy(step)
+    return evicted["cachetools.FIFOCache"] != evicted[other]
+
+
+def test_4_3_one_overwrite_and_one_read_of_p_set_fifocache_apart():
+    assert set(POLICIES) == {"BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"}
+    assert evicted_by_policy("get s") == dict.fromkeys(POLICIES, ("p",))  # a blank that changes nothing: p goes
+    from_fifo = [step for step in BLANKS if apart(step, "BoundedDict (FIFO)")]
+    from_lru = [step for step in BLANKS if apart(step, "LRUDict (LRU)")]
+    assert (from_fifo, from_lru) == (["set p 9"], ["get p"])
+    assert ch04.q3.verify((from_fifo[0], from_lru[0])).ok
+    assert ch04._operations(ch04.q3.solution_value) == ch04._operations((from_fifo[0], from_lru[0]))
+
+
+def test_4_3_each_listed_slip_fails_the_race():
+    for first, second in ch04.q3.wrong_answers:
+        assert not (apart(first, "BoundedDict (FIFO)") and apart(second, "LRUDict (LRU)")), (first, second)
+
+
+def test_4_3_reads_an_operation_however_it_is_written():
+    for spelling in [("set p 7", "get p"), ["SET p 1;", " get  p "], ("set p", "GET p")]:
+        assert ch04.q3.verify(spelling).ok, spelling
+    assert not ch04.q3.verify(("set q 7", "get p")).ok
+    assert not ch04.q3.verify("set p 3, get p").ok
+
+
+def direct_lru_log(writes, maxsize):
+    """The LRU eviction log by another road: the eviction race plays the writes as a script."""
+    script = "\n".join(f"set {key} {i}" for i, key in enumerate(writes))
+    return list(run_script(script, maxsize, policies=["LRUDict (LRU)"])["LRUDict (LRU)"].evicted_keys)
+
+
+def test_4_4_each_case_expects_what_an_lru_dict_evicts():
+    for case in ch04.q4.cases:
+        assert case.expected == direct_lru_log(*case.args), case.idea
+    assert ch04.lru_evictions(list("abacb"), 2) == direct_lru_log(list("abacb"), 2) == ["b", "a"]
+
+
+def test_4_4_the_overwrite_case_tells_lru_from_fifo():
+    overwrite = next(case for case in ch04.q4.cases if "refreshes" in case.idea)
+    script = "\n".join(f"set {key} {i}" for i, key in enumerate(overwrite.args[0]))
+    assert run_script(script, 2)["BoundedDict (FIFO)"].evicted_keys != tuple(overwrite.expected)
+
+
+def test_4_4_accepts_the_eviction_log_as_a_tuple_but_keeps_its_order():
     def as_tuple(writes, maxsize):
         return tuple(ch04.lru_evictions(writes, maxsize))
 
     assert ch04.q4.verify(as_tuple).ok
-    assert ch04.q4.verify(lambda writes, maxsize: ("b",)).explanation == (
-        "For input (['a', 'b', 'c', 'd'], 2) it returned ['b'], expected ['a', 'b']."
-    )
-    assert ch04.q4.verify(lambda writes, maxsize: {"b"}).status == "incorrect"  # a set has no order
+    wrong_order = ch04.q4.verify(lambda writes, maxsize: tuple(sorted(ch04.lru_evictions(writes, maxsize))))
+    assert wrong_order.status == "incorrect" and "in the order they happen" in wrong_order.explanation
+    assert ch04.q4.verify(lambda writes, maxsize: set(ch04.lru_evictions(writes, maxsize))).status == "incorrect"
     assert ch04.q4.verify(("b",)).explanation == "This exercise wants a function, got tuple."
