@@ -77,6 +77,7 @@ def test_10_2_each_slip_is_what_a_plausible_wrong_rule_gives():
     assert warn_steps == [seen[TEST][1], seen[READ][1]] == [4, 5]                # the tighter warnings
     assert {4, 5, TIGHT.hard_limit} <= set(wrong)                                # a warning, or the limit itself
     assert seen[TEST][2] == 8 and 8 in wrong                                     # the default warning on the test
+    assert seen[TEST][4] == 12 and 12 in wrong                                   # the test run's 4th repeat
 
 
 def test_10_2_the_steps_the_feedback_quotes_are_the_sessions():
@@ -93,6 +94,7 @@ def test_10_3_no_peer_notices_the_looping_session():
     noticed = sum(model.run(LOOP).action != "ok" for model in peers.PEERS)
     assert noticed == ch10.q3.solution_value
     assert len(peers.PEERS) in ch10.q3.wrong_answers and len(peers.PEERS) - 1 in ch10.q3.wrong_answers
+    assert len(peers.DETECTORS) == len(peers.PEERS) + 1 and len(peers.DETECTORS) in ch10.q3.wrong_answers
     assert peers.DeerFlow().run(LOOP).action == "stop"  # while DeerFlow does
 
 

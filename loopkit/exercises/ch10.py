@@ -169,6 +169,8 @@ q2 = Question(
            "warns). At which step does a batch occur for the 4th time?",
         8: "Step 8 is the test run's 3rd occurrence, where the default replay warned on it. A warning never stops the "
            "run: the stop needs a 4th occurrence.",
+        12: "Step 12 is the test run's 5th occurrence: that counts --hard 4 as four repeats after the first, and "
+            "follows the wrong batch. The hard limit counts occurrences, and the read of dates.py reaches its 4th first.",
     },
     reveal=r"^stop_step = {answer}$",
 )
@@ -197,6 +199,8 @@ q3 = Question(
            "five, not only to some.",
         3: "Three would be the peers that count identical calls in a row (Roo Code, Cline, Gemini CLI). They need "
            "the exact same call in a row, which this session never sends.",
+        6: "Six counts DeerFlow too, and it does stop the session; the question asks about the five peer models in "
+           "peers.PEERS, and those see no repeat.",
     },
     reveal=r"^noticed = {answer}$",
 )
