@@ -76,6 +76,10 @@ def test_5_2_the_other_listed_slips_are_what_their_wrong_models_give():
                               tool_freq_hard_limit=defaults.tool_freq_hard_limit + 1)
     answer = burst_outcome(PinnedMiddleware(exceeded))
     assert "reached, not exceeded" in ch05.q2.verify(answer).explanation
+    warn_taken_for_stop = DetectorConfig(tool_freq_warn=defaults.tool_freq_warn,
+                                         tool_freq_hard_limit=defaults.tool_freq_warn)
+    answer = burst_outcome(PinnedMiddleware(warn_taken_for_stop))
+    assert answer in ch05.q2.wrong_answers and "a warning is not a stop" in ch05.q2.verify(answer).explanation
     # the chapter's three-read example, whose thresholds are not this burst's
     strict = PinnedMiddleware(DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3))
     three_reads = [{"name": "read_file", "args": {"path": p}} for p in ("a.py", "b.py", "c.py")]
@@ -277,6 +281,12 @@ def test_6_4_an_unbounded_store_of_stop_reasons_is_a_listed_misconception():
     unbounded = {run: "loop_capped" for run in range(1005)}
     answer = (unbounded.get(4), unbounded.get(5))
     assert answer in ch06.q4.wrong_answers and "bounded at 1000" in ch06.q4.verify(answer).explanation
+
+
+def test_6_4_none_written_as_text_is_named_as_such():
+    right = ch06.q4.solution_value
+    as_text = tuple("None" if reason is None else reason for reason in right)
+    assert as_text != right and "without quotes" in ch06.q4.verify(as_text).explanation
 
 
 def test_5_4_its_own_checker_answers_in_spanish(spanish):

@@ -70,6 +70,9 @@ q2 = Question(
             "call at a time, even inside a single turn.",
         (60, "warn"):
             "The warning is right, but it returns at once: reads 31 to 60 are never counted (they still run).",
+        (30, "stop"):
+            "The 30th read reaches tool_freq_warn, and a warning is not a stop: the stop needs "
+            "tool_freq_hard_limit=50, and the warning returns before any read after the 30th is counted.",
         (31, "warn"):
             "Thresholds are reached, not exceeded: the 30th read brings the count to 30, which equals "
             "tool_freq_warn, and that warns at once.",
