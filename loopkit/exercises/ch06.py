@@ -105,8 +105,9 @@ q4 = Question(
                       "reasons (PR #5344). At the pinned commit f1f4af99 a thread reset keeps them.",
         ("loop_capped", "loop_capped"): "The dict is bounded at 1000 entries: 1005 stops push the five oldest out.",
         ("loop_capped", None): "First in, first out: the oldest runs (0 to 4) are pushed out, and the newest stay.",
-        ("None", "loop_capped"): "Right pair, but write None without quotes: consume_stop_reason returns the value None "
-                                 "for a run it has no reason for, not the text 'None'.",
+        ("None", "loop_capped"):
+            "Right pair, but write None without quotes: consume_stop_reason returns the value None for a run it has "
+            "no reason for, not the text 'None'.",
     },
     reveal=r"^\(reason_4, reason_5\) = {answer}$",
 )
