@@ -30,6 +30,9 @@ def test_7_1_the_other_slips_are_what_a_wrong_rule_gives():
     assert (action, tool, position) in ch07.q1.wrong_answers
     hash_layer_only = DetectorConfig(tool_freq_warn=100, tool_freq_hard_limit=200)      # counting repeats, not names
     assert decide_7_1(RunScopedMiddleware(hash_layer_only)) in ch07.q1.wrong_answers
+    stop = RunScopedMiddleware(CONFIG_7_1).after_model(BATCH_7_1, "t", "r")
+    assert (stop.action, stop.layer, stop.count) in ch07.q1.wrong_answers                # the layer for the tool
+    assert (action, tool, CONFIG_7_1.tool_freq_warn) in ch07.q1.wrong_answers          # a stop at the warn count
     issue = versions.get("issue_5243")                                                  # the issue's batch, copied
     [later] = versions.play(issue, RunScopedMiddleware(issue.config))
     assert (later.action, later.tool, later.count) in ch07.q1.wrong_answers

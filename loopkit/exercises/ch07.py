@@ -26,6 +26,10 @@ q1 = Question(
                             "counts calls by tool name, whatever the arguments: bash is called three times.",
         ("stop", "read_file", 3): "That is the decision for the issue's batch of three read_file calls. This batch "
                                   "has no read_file: count its calls by their own names.",
+        ("stop", "frequency", 3): "frequency is the layer that decided; the decision also names the tool whose count "
+                                  "reached the limit, and that tool is what the prediction asks for.",
+        ("stop", "bash", 2): "At 2, bash reaches tool_freq_warn, a warning candidate. The stop comes at the hard limit, "
+                             "3, with bash's third call, the fourth of the batch.",
     },
     reveal=r"^RunScopedMiddleware +{answer}",
 )

@@ -69,6 +69,12 @@ q1 = Question(
         "does not reach.",
         frozenset({2, 5, 6}): "Stripping a stopped call is the middleware's job and running a call is the sandbox's: "
         "two levels after the helpers, and the probe runs neither.",
+        frozenset({1, 2, 4, 5}): "1 and 4 sound like claims (a shuffled batch, read_file line numbers), but they are "
+        "about the middleware and about your provider: levels the probe never reaches. A claim proves only what the "
+        "four definitions do on its own inputs.",
+        frozenset({1, 5}): "1 sounds like 5, but it is about when the middleware warns, a level the probe never runs. "
+        "And 2 is proven: loopkit's BoundedDict keeps b and c after that very script, and agreement means "
+        "upstream's does too.",
         frozenset({1, 2, 3, 4, 5, 6}): "Agreement on the helpers says nothing about the levels after them, nor "
         "about other commits: no middleware, sandbox or provider runs in the probe, and only the pinned files do.",
         frozenset(): "Agreement proves what the four pinned definitions do on the claims' inputs, and two of the "
