@@ -2,8 +2,10 @@
 
 ``tests/data/middleware-vectors.json.gz`` holds 200 seeded scripts of hook calls on one
 ``LoopDetectionMiddleware`` at deer-flow ``f1f4af99``, each step with what upstream did (only inputs and the
-structure of upstream's results: no upstream code or text). :func:`replay_script` plays one script through a
-fresh :class:`~loopkit.middleware.PinnedMiddleware` and puts each result next to upstream's.
+structure of upstream's results: no upstream code or text); ``tests/data/middleware-cap-vectors.json.gz`` holds 50
+more in the same shape, aimed at the cap on the ``(thread, run)`` keys that hold queued warnings.
+:func:`replay_script` plays one script through a fresh :class:`~loopkit.middleware.PinnedMiddleware` and puts each
+result next to upstream's.
 """
 
 from __future__ import annotations

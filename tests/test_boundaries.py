@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from loopkit import boundaries as b
 from loopkit import fingerprint
 from loopkit.language import set_language
+from loopkit.upstream import COMMIT
 
 # ------------------------------------------------------------------------------------------------ evidence levels
 
@@ -211,25 +212,38 @@ def test_delimiter_soup_round_trips(pieces):
 
 def test_every_deerflow_source_names_a_commit_a_path_and_a_thread():
     assert [s.topic for s in b.DEERFLOW_SOURCES] == [
-        "durable context", "user id", "server-owned keys", "sandbox lease", "embedded client",
-        "request-scoped secrets", "skill binding", "sandbox env", "MCP headers", "header values",
+        "durable context", "input sanitization", "user id", "server-owned keys", "message metadata", "run context",
+        "embedded client", "request-scoped secrets", "skill binding", "sandbox env", "MCP interceptors",
+        "sandbox lease", "MCP headers", "header values",
     ]
     for source in b.DEERFLOW_SOURCES:
         assert re.fullmatch(r"[0-9a-f]{40}", source.commit), source
         assert source.path.startswith("backend/") and not source.path.endswith("/"), source
         assert re.fullmatch(r"#\d+(, #\d+)*|none found", source.threads), source
+        anchor = f"#L{source.line}" if source.line else ""
         assert b.deerflow_source_url(source) == (
-            f"https://github.com/bytedance/deer-flow/blob/{source.commit}/{source.path}"
+            f"https://github.com/bytedance/deer-flow/blob/{source.commit}/{source.path}{anchor}"
         )
+
+
+def test_a_source_is_read_at_the_pin_with_a_line_or_is_labelled_later():
+    """Files in the pinned tree are cited there, at a line; the three that came later say so in their summary."""
+    for source in b.DEERFLOW_SOURCES:
+        if source.pinned:
+            assert source.line and not source.what.startswith("later"), source
+        else:
+            assert source.line is None and source.what.startswith("later, not in the pinned tree:"), source
+    assert [s.topic for s in b.DEERFLOW_SOURCES if not s.pinned] == ["sandbox lease", "MCP headers", "header values"]
+    pinned_files = {f.path for f in b.PINNED_FUNCTIONS}
+    assert pinned_files <= {s.path for s in b.DEERFLOW_SOURCES if s.pinned}, "every checked file is cited at the pin"
 
 
 def test_the_source_table_says_whether_each_commit_is_the_pinned_one():
     rows = b.deerflow_source_table()
     assert [r["topic"] for r in rows] == [s.topic for s in b.DEERFLOW_SOURCES]
-    assert {r["pinned commit?"] for r in rows} == {"no"}, "none of the files read here was stored at the pin"
-    assert rows[0]["read at"] == b.DEERFLOW_SOURCES[0].commit[:8]
-    pinned = b.DEERFLOW_SOURCES[0]._replace(commit="f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be")
-    assert b.deerflow_source_table([pinned])[0]["pinned commit?"] == "yes"
+    assert [r["pinned commit?"] for r in rows] == ["yes"] * 11 + ["no"] * 3
+    assert rows[0]["file"] == "durable_context_middleware.py:249" and rows[-1]["file"] == "headers.py"
+    assert rows[-1]["read at"] == b.DEERFLOW_SOURCES[-1].commit[:8] == "87d6d612"
 
 
 # ------------------------------------------------------------------------------ durable context (DeerFlow's shape)
@@ -585,22 +599,24 @@ def test_no_scrubbed_env_keeps_a_secret_looking_name_that_is_not_allowed(secrets
     "name, scrubbed",
     [
         ("KEYBOARD_LAYOUT", True), ("monkey_business", True), ("TOKENIZERS_PARALLELISM", True),
-        ("PGPASSWORD", True), ("DB_PASSWD", True), ("AWS_CREDENTIALS", True), ("openai_api_key", True),
-        ("SSH_AUTH_SOCK", False), ("GH_PAT", False), ("SESSION_COOKIE", False), ("PATH", False),
-        ("DATABASE_URL", False),
+        ("PGPASSWORD", True), ("DB_PASS", True), ("COMPASS_HEADING", True), ("AWS_CREDENTIALS", True),
+        ("SENTRY_DSN", True), ("openai_api_key", True), ("GH_PAT", True), ("database_url", True),
+        ("SSH_AUTH_SOCK", False), ("SESSION_COOKIE", False), ("PATH", False), ("DATABASE_URL_RO", False),
+        ("PWD", False),
     ],
 )
-def test_deerflow_scrubs_any_name_containing_one_of_six_fragments(name, scrubbed):
-    assert b.deerflow_scrubs(name) is scrubbed
+def test_deerflow_scrubs_is_the_pinned_rule_fragments_anywhere_and_exact_names(name, scrubbed):
+    assert b.deerflow_scrubs(name) is scrubbed is b.is_blocked_env_name(name)
 
 
-def test_env_rules_table_puts_deerflow_and_the_workbook_side_by_side():
-    assert b.env_rules_table(["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GITHUB_TOKEN", "PWD", "PATH"]) == [
-        {"name": "KEYBOARD_LAYOUT", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "kept"},
-        {"name": "SSH_AUTH_SOCK", "DeerFlow at 4f474b53": "kept", "this workbook": "scrubbed"},
-        {"name": "GITHUB_TOKEN", "DeerFlow at 4f474b53": "scrubbed", "this workbook": "scrubbed"},
-        {"name": "PWD", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
-        {"name": "PATH", "DeerFlow at 4f474b53": "kept", "this workbook": "kept"},
+def test_env_rules_table_puts_deerflow_at_the_pin_and_the_workbook_side_by_side():
+    assert b.env_rules_table(["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "DATABASE_URL", "PWD", "PATH"]) == [
+        {"name": "KEYBOARD_LAYOUT", "DeerFlow at f1f4af99": "scrubbed", "this workbook": "kept"},
+        {"name": "SSH_AUTH_SOCK", "DeerFlow at f1f4af99": "kept", "this workbook": "scrubbed"},
+        {"name": "GH_PAT", "DeerFlow at f1f4af99": "scrubbed", "this workbook": "scrubbed"},
+        {"name": "DATABASE_URL", "DeerFlow at f1f4af99": "scrubbed", "this workbook": "kept"},
+        {"name": "PWD", "DeerFlow at f1f4af99": "kept", "this workbook": "kept"},
+        {"name": "PATH", "DeerFlow at f1f4af99": "kept", "this workbook": "kept"},
     ]
     with pytest.raises(TypeError, match="names must be a collection of str, not a single str"):
         b.env_rules_table("PATH")
@@ -846,25 +862,24 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
 
 
 def test_in_spanish_the_source_table_translates_headings_and_prose_but_not_the_facts(spanish):
-    row = b.deerflow_source_table()[0]
+    row = b.deerflow_source_table()[2]
     assert row == {
-        "tema": "contexto duradero",
-        "qué hace DeerFlow": "contrato de autoridad en un mensaje de sistema; resumen, delegaciones y archivos de skill "
-        "en un único mensaje humano oculto marcado como datos, añadido solo a cada petición al modelo",
-        "archivo": "durable_context_middleware.py",
-        "leído en": "00e4f549",
-        "issues / PR": "#3887, #4040",
-        "¿commit fijado?": "no",
+        "tema": "id de usuario",
+        "qué hace DeerFlow": "el Gateway escribe el id, el rol y los campos OAuth del usuario autenticado en el contexto "
+        "de la ejecución, por encima de los del cliente; sin usuario autenticado, el user_id del cliente se queda",
+        "archivo": "services.py:424",
+        "leído en": "f1f4af99",
+        "issues / PR": "#2784, #3665",
+        "¿commit fijado?": "sí",
     }
-    assert b.deerflow_source_table()[3]["issues / PR"] == "no se encontró ninguno"
-    pinned = b.DEERFLOW_SOURCES[0]._replace(commit="f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be")
-    assert b.deerflow_source_table([pinned])[0]["¿commit fijado?"] == "sí"
+    assert b.deerflow_source_table()[6]["issues / PR"] == "no se encontró ninguno"
+    assert b.deerflow_source_table()[-1]["¿commit fijado?"] == "no"
 
 
 def test_in_spanish_the_rule_tables_name_deerflows_commit_and_keep_names_and_values(spanish):
-    assert b.env_rules_table(["KEYBOARD_LAYOUT", "GH_PAT"]) == [
-        {"nombre": "KEYBOARD_LAYOUT", "DeerFlow en 4f474b53": "eliminada", "este cuaderno": "conservada"},
-        {"nombre": "GH_PAT", "DeerFlow en 4f474b53": "conservada", "este cuaderno": "eliminada"},
+    assert b.env_rules_table(["KEYBOARD_LAYOUT", "SSH_AUTH_SOCK"]) == [
+        {"nombre": "KEYBOARD_LAYOUT", "DeerFlow en f1f4af99": "eliminada", "este cuaderno": "conservada"},
+        {"nombre": "SSH_AUTH_SOCK", "DeerFlow en f1f4af99": "conservada", "este cuaderno": "eliminada"},
     ]
     assert b.header_rules_table(["run-42", "tab\tinside", "token\n", "café", " padded"]) == [
         {"valor": "'run-42'", "DeerFlow en 87d6d612": "enviado", "este cuaderno": "enviado"},
@@ -896,3 +911,52 @@ def test_in_spanish_the_deployment_table_and_the_advice_read_in_spanish_but_choo
     assert advice.reasons == ("otros pueden llegar a ella por la red: cada petición es un cliente que no controlas",
                               "el estado debe persistir: necesita su propio almacenamiento")
     assert advice.configure.startswith("autenticación, strip_server_owned en cada petición")
+
+
+# ------------------------------------------------------------------------------------------ seed 003's claims
+
+
+def test_seed_003_has_32_claims_each_pinned_with_a_line_or_labelled_later():
+    claims = b.SEED_003_CLAIMS
+    assert [c.number for c in claims] == list(range(1, 33))
+    pinned_files = {s.path.rsplit("/", 1)[1] for s in b.DEERFLOW_SOURCES if s.pinned}
+    for claim in claims:
+        if claim.version == "pinned":
+            file, _, line = claim.where.partition(":")
+            assert file in pinned_files and line.isdigit(), claim
+        else:
+            assert claim.shown_by is None and re.search(r"(PR|issue) #\d+|at [0-9a-f]{8}", claim.where), claim
+    assert b.claims_tally() == {"shown": 26, "cited": 3, "later": 3}
+
+
+def test_every_shown_claim_is_computed_by_the_pinned_functions():
+    rows = b.claims_table()
+    shown = {c.number for c in b.SEED_003_CLAIMS if c.shown_by is not None}
+    assert {int(r["#"]) for r in rows if r["computed at the pin"]} == shown
+    by_number = {int(r["#"]): r for r in rows}
+    assert by_number[12]["computed at the pin"] == "client alice, no session -> user_id='alice'"
+    assert by_number[27]["computed at the pin"].endswith("with no secrets supplied: None")
+    assert by_number[31]["version"] == "later, not in the pinned tree"
+
+
+def test_in_spanish_the_claims_table_translates_statements_but_not_the_facts(spanish):
+    row = b.claims_table()[27]
+    assert set(row) == {"#", "afirmación", "versión", "leído en", "calculado en el commit fijado"}
+    assert row["versión"] == "fijado f1f4af99" and row["leído en"] == "env_policy.py:91"
+    assert row["afirmación"].startswith("el entorno heredado pierde")
+    assert row["calculado en el commit fijado"].startswith("DATABASE_URL=blocked")
+
+
+# ------------------------------------------------------------------------------------ chapter 09 cites the pin
+
+
+@pytest.mark.parametrize("chapter", ["09_boundaries.ipynb", "es/09_limites.ipynb"])
+def test_chapter_09_links_every_pinned_file_at_a_line_and_other_commits_only_for_later_topics(chapter):
+    from notebook_tools import ROOT, load, source
+
+    prose = "\n".join(source(c) for c in load(ROOT / "notebooks" / chapter)["cells"] if c["cell_type"] == "markdown")
+    for function in b.PINNED_FUNCTIONS:
+        assert f"blob/{COMMIT}/{function.path}#L" in prose, f"{chapter} does not link {function.path} at a line"
+    others = set(re.findall(r"github\.com/bytedance/deer-flow/blob/([0-9a-f]{40})/", prose)) - {COMMIT}
+    later = {s.commit for s in b.DEERFLOW_SOURCES if not s.pinned}
+    assert others == later, f"{chapter} links commits other than the pin and the later topics: {others - later}"

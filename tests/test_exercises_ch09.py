@@ -65,11 +65,16 @@ def test_9_5_reads_the_usual_ways_of_writing_a_letter(answer):
     assert ch09.q5.verify(answer).ok
 
 
-def test_9_5_tells_the_workbook_model_from_deerflows_sandbox_path():
-    sandbox_path = ch09.q5.verify("d")
-    assert sandbox_path.status == "incorrect" and "DeerFlow's sandbox path" in sandbox_path.explanation
+def test_9_5_tells_the_workbook_model_from_deerflows_sandbox_path_at_the_pin():
+    # at the pin an empty supplied secret is injected as it is (b), and a missing one is left out (d)
+    bound = b.bind_skill_secrets({"secrets": {"GITHUB_TOKEN": ""}},
+                                 [{"name": "gh", "requires": [{"name": "GITHUB_TOKEN", "optional": False}]}])
+    assert bound["context"]["__active_skill_secrets"] == {"GITHUB_TOKEN": ""}
+    empty = ch09.q5.verify("b)")
+    assert empty.status == "incorrect" and "DeerFlow's sandbox path at the pinned commit" in empty.explanation
+    missing = ch09.q5.verify("d")
+    assert "missing secret" in missing.explanation and "PR #5010" in missing.explanation
     assert "fallback" in ch09.q5.verify("a").explanation
-    assert "refused" in ch09.q5.verify("b)").explanation
 
 
 @pytest.mark.parametrize("answer", ["a", "(a)", "b)", "cd", "", "credential", 3])
@@ -94,32 +99,33 @@ def test_9_7_reads_a_tuple_a_list_or_one_string(answer):
     assert ch09.q7.verify(answer).ok
 
 
-def test_9_8_deerflows_fragment_rule_gives_the_answer_and_the_word_rule_a_listed_slip():
-    assert {n for n in ch09.Q8_NAMES if b.deerflow_scrubs(n)} == ch09.q8.solution_value
-    by_words = {n for n in ch09.Q8_NAMES if b.is_secret_name(n)}
-    assert by_words == {"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"} and by_words in ch09.q8.wrong_answers
+def test_9_8_the_pinned_rule_gives_the_answer_and_each_wrong_rule_a_listed_slip():
+    assert {n for n in ch09.Q8_NAMES if b.is_blocked_env_name(n)} == ch09.q8.solution_value
+    assert all(f"`{name}`" in question_text("9.8") for name in ch09.Q8_NAMES)
+    by_words = {n for n in ch09.Q8_NAMES if b.is_secret_name(n)}  # this workbook's scrub_env
+    fragments_only = {n for n in ch09.Q8_NAMES if any(f in n for f in b.pinned.BLOCKED_NAME_FRAGMENTS)}
+    prefix_match = {n for n in ch09.Q8_NAMES if n in fragments_only
+                    or any(n.startswith(exact) for exact in b.pinned.BLOCKED_EXACT_NAMES)}
+    older = {n for n in ch09.Q8_NAMES if any(f in n for f in ("KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD",
+                                                             "CREDENTIAL"))}  # commit 4f474b53's fragments
+    for slip in (by_words, fragments_only, prefix_match, older):
+        assert slip != ch09.q8.solution_value and slip in ch09.q8.wrong_answers, slip
 
 
-def test_9_8_explains_the_word_versus_fragment_misconception():
-    verdict = ch09.q8.verify({"DB_PASSWORD"})
-    assert verdict.status == "incorrect" and "fragment" in verdict.explanation
-    assert ch09.q8.verify(["keyboard_layout", "TOKENIZERS_PARALLELISM", " DB_PASSWORD "]).ok
-
-
-def test_9_8_word_rule_names_exactly_deerflows_fragments():
-    """_WORD_RULE is written out (so it can be translated): it must still list DEERFLOW_ENV_FRAGMENTS, in order."""
-    listed = ch09._WORD_RULE.split("fragments ", 1)[1].rstrip(".").split(", ")
-    assert listed == list(b.DEERFLOW_ENV_FRAGMENTS)
-
+def test_9_8_explains_each_misconception_whatever_the_case():
+    assert "exact names" in ch09.q8.verify(["keyboard_layout", "Compass_Heading"]).explanation
+    assert "compared whole" in ch09.q8.verify(ch09.q8.solution_value | {"DATABASE_URL_RO"}).explanation
+    assert "4f474b53" in ch09.q8.verify({"KEYBOARD_LAYOUT"}).explanation
+    assert ch09.q8.verify(["keyboard_layout", "GH_PAT", " compass_heading ", "database_url"]).ok
 
 
 def test_in_spanish_the_custom_checkers_answer_in_spanish(spanish):
     assert ch09.q5.verify("c").explanation.startswith("Denegar por defecto: una credencial declarada vacía")
     assert ch09.q5.verify("z").explanation == "Responde con una letra de la a a la d; 'z' no lo es."
-    assert ch09.q8.verify({"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}).explanation.startswith(
-        "DeerFlow busca seis fragmentos en cualquier parte del nombre")
+    assert ch09.q8.verify(set(ch09.q8.solution_value)).explanation.startswith(
+        "En el commit fijado DeerFlow bloquea un nombre")
     assert ch09.q8.verify({"HOME", "PATH"}).explanation == (
         "Tu respuesta ['HOME', 'PATH'] no es el conjunto que elimina la regla de DeerFlow.")
-    assert ch09.q8.verify({"GH_PAT", "DB_PASSWORD"}).explanation.startswith("AUTH y PAT son palabras secretas")
+    assert ch09.q8.verify({"GH_PAT", "SSH_AUTH_SOCK"}).explanation.startswith("Esa es la regla de palabras")
     assert ch09.q8.verify("GH_PAT").explanation == "da una colección de nombres, como {'PATH', 'HOME'}"
     assert "se recibió int" in ch09.q7.verify((1, 2, 3)).explanation

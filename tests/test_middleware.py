@@ -138,6 +138,33 @@ def test_evicting_a_thread_drops_its_queued_warnings():
     assert m.pending == {} and m.detector.scopes == ["t2"]
 
 
+def test_pending_warnings_are_capped_at_twice_the_tracked_threads_least_recently_queued_first():
+    m = PinnedMiddleware(DetectorConfig(max_tracked_threads=1, tool_freq_warn=1, tool_freq_hard_limit=99))
+    assert m.pending_key_capacity == 2
+    warn = iter(range(100))  # each call of a new tool warns (count 1 >= 1), so every call queues a warning
+
+    def queue(run):
+        assert m.after_model([{"name": f"tool{next(warn)}", "args": {}}], "t", run).action == "warn"
+
+    queue("r1")
+    queue("r2")
+    queue("r1")  # r1 is touched again: r2 is now the least recently queued-to key
+    queue("r3")
+    assert list(m.pending) == [("t", "r1"), ("t", "r3")]
+    queue("r3")  # queuing to a key already held never drops another
+    assert list(m.pending) == [("t", "r1"), ("t", "r3")]
+    assert [w.tool for w in m.wrap_model_call("t", "r1")] == ["tool0", "tool2"]
+    queue("r4")  # r1 was drained, so two keys fit again
+    assert list(m.pending) == [("t", "r3"), ("t", "r4")]
+
+
+def test_the_pending_cap_counts_keys_across_threads_and_spares_the_key_just_queued():
+    m = PinnedMiddleware(DetectorConfig(max_tracked_threads=2, tool_freq_warn=1, tool_freq_hard_limit=99))
+    for i, (thread, run) in enumerate([("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3)]):
+        m.after_model([{"name": f"tool{i}", "args": {}}], thread, run)
+    assert m.pending_key_capacity == 4 and list(m.pending) == [("b", 1), ("a", 2), ("b", 2), ("a", 3)]
+
+
 def test_a_stop_records_the_stop_reason_for_the_run_read_once():
     m = tight()
     for _ in range(3):

@@ -55,8 +55,14 @@ def _shown(value) -> str:
     return repr(value)
 
 
+#: An answer longer than this is shortened in the notes (a trace of thirty batches, say): its start says enough.
+LONGEST = 120
+
+
 def _code(value) -> str:
     text = _shown(value)
+    if len(text) > LONGEST:
+        text = text[: LONGEST - 1] + "…"
     return f"`` {text} ``" if "`" in text else f"`{text}`"
 
 

@@ -1,7 +1,17 @@
-"""Where the detector's guarantees end (chapters 08 and 09): one module per boundary.
+"""Where the detector's guarantees end (chapters 08 and 09): one module per boundary, and DeerFlow's own code.
 
-Where DeerFlow has the same boundary, the helper is this workbook's model of the idea, not DeerFlow's code;
-:data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be read (a file at a commit, and its issues or PRs).
+- ``pinned``: DeerFlow's boundary functions at the pinned commit ``f1f4af99``, one function per pinned function,
+  in this workbook's code and checked against 320 recorded decisions (:func:`is_blocked_env_name`,
+  :func:`build_sandbox_env`, :func:`request_secrets`, :func:`run_metadata_allowed`, :func:`redact_run_config`,
+  :func:`bind_skill_secrets`, :func:`gateway_run_config`, :func:`strip_message_metadata`,
+  :func:`durable_context_layout`, :func:`bound_summary_text`, :func:`escape_blocked_tags`,
+  :func:`mcp_interceptor_chain`).
+- ``claims``: seed 003's 32 claims, each with where to read it and what the pinned functions compute for it
+  (:data:`SEED_003_CLAIMS`, :func:`claims_table`).
+
+Every other helper here is **this workbook's model of the idea**, not DeerFlow's code, and differs from it where
+its docstring says so; :data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be read (a file at a commit,
+with a line, and its issues or PRs).
 
 - ``evidence``: what each kind of check proves (:data:`EVIDENCE_LEVELS`), and why the fingerprint is no credential
   (:func:`keyed_fingerprint`).
@@ -34,6 +44,11 @@ from .credentials import (DEERFLOW_ENV_FRAGMENTS, DEFAULT_ALLOW, HARMLESS_WORDS,
                           scrub_env)
 from .headers import HeaderValueError, deerflow_header_refusal, header_rules_table, validate_header_value
 from .deployment import DEPLOYMENTS, Deployment, Recommendation, USER_CHOICES, deployment_table, recommend_deployment
+from .pinned import (PINNED_FUNCTIONS, bind_skill_secrets, bound_summary_text, build_sandbox_env,
+                     durable_context_layout, escape_blocked_tags, gateway_run_config, is_blocked_env_name,
+                     mcp_interceptor_chain, pinned_url, redact_run_config, request_secrets, run_metadata_allowed,
+                     strip_message_metadata)
+from .claims import SEED_003_CLAIMS, Claim, claims_table, claims_tally
 
 __all__ = [
     "EVIDENCE_LEVELS",
@@ -78,4 +93,22 @@ __all__ = [
     "Recommendation",
     "deployment_table",
     "recommend_deployment",
+    "PINNED_FUNCTIONS",
+    "pinned_url",
+    "is_blocked_env_name",
+    "build_sandbox_env",
+    "request_secrets",
+    "run_metadata_allowed",
+    "redact_run_config",
+    "bind_skill_secrets",
+    "gateway_run_config",
+    "strip_message_metadata",
+    "durable_context_layout",
+    "bound_summary_text",
+    "escape_blocked_tags",
+    "mcp_interceptor_chain",
+    "Claim",
+    "SEED_003_CLAIMS",
+    "claims_table",
+    "claims_tally",
 ]

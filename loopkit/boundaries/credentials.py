@@ -1,8 +1,11 @@
-"""Credentials out of band: secrets leave the inherited environment, and a request's declared credentials are laid
-over it; a missing one is an error, not a fallback (chapter 09).
+"""Credentials out of band, this workbook's model of the idea: secrets leave the inherited environment, and a
+request's declared credentials are laid over it; a missing one is an error, not a fallback (chapter 09).
 
-:func:`deerflow_scrubs` restates DeerFlow's own (different) scrub rule for comparison. No error raised here ever
-contains a credential value: errors name the variable instead.
+DeerFlow's own rule at the pinned commit is :func:`loopkit.boundaries.pinned.is_blocked_env_name` (fragments and
+exact names, checked against recorded decisions); :func:`deerflow_scrubs` and :func:`env_rules_table` set it beside
+this workbook's word rule. DeerFlow at the pin does not deny a missing secret either: the command runs without it
+(:func:`loopkit.boundaries.pinned.bind_skill_secrets`). No error raised here ever contains a credential value:
+errors name the variable instead.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from ..checks import require_str, require_strs
 from ..language import tr
+from .pinned.env_policy import BLOCKED_NAME_FRAGMENTS, is_blocked_env_name
 from .sources import deerflow_column
 
 __all__ = ["SECRET_WORDS", "SECRET_SUFFIXES", "HARMLESS_WORDS", "DEFAULT_ALLOW", "is_secret_name", "scrub_env",
@@ -100,30 +104,31 @@ def scrub_env(env: Mapping[str, str], allow: Iterable[str] = ()) -> dict[str, st
     return scrubbed
 
 
-#: The name fragments DeerFlow's sandbox environment policy scrubs (DEERFLOW_SOURCES, "sandbox env"): a name goes when,
-#: upper-cased, it contains one of them anywhere, even inside another word.
-DEERFLOW_ENV_FRAGMENTS = ("KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL")
+#: The name fragments DeerFlow's sandbox policy scrubs at the pinned commit, anywhere in the upper-cased name; it
+#: also scrubs 19 exact names (:data:`loopkit.boundaries.pinned.BLOCKED_EXACT_NAMES`).
+DEERFLOW_ENV_FRAGMENTS = BLOCKED_NAME_FRAGMENTS
 
 
 def deerflow_scrubs(name: str) -> bool:
-    """True when DeerFlow's rule, as this workbook restates it, removes ``name`` from a sandbox command's environment.
+    """True when DeerFlow's policy at the pinned commit removes ``name`` from a sandbox command's environment: the
+    pinned rule itself, :func:`loopkit.boundaries.pinned.is_blocked_env_name`.
 
-    It matches fragments, not words: ``KEYBOARD_LAYOUT`` goes, while ``SSH_AUTH_SOCK`` and ``GH_PAT`` stay.
+    It matches fragments and exact names, not words: ``KEYBOARD_LAYOUT`` and ``GH_PAT`` go, ``SSH_AUTH_SOCK`` stays.
 
-    >>> deerflow_scrubs("KEYBOARD_LAYOUT"), deerflow_scrubs("SSH_AUTH_SOCK")
-    (True, False)
+    >>> deerflow_scrubs("KEYBOARD_LAYOUT"), deerflow_scrubs("GH_PAT"), deerflow_scrubs("SSH_AUTH_SOCK")
+    (True, True, False)
     """
-    require_str("name", name)
-    return any(fragment in name.upper() for fragment in DEERFLOW_ENV_FRAGMENTS)
+    return is_blocked_env_name(name)
 
 
 def env_rules_table(names: Iterable[str]) -> list[dict[str, str]]:
-    """One row per name: does DeerFlow's rule scrub it, and does :func:`scrub_env` (allow-list included)?
+    """One row per name: does DeerFlow's rule at the pinned commit scrub it, and does :func:`scrub_env` (allow-list
+    included)?
 
     Headings and verdicts are in the learner's language (:func:`loopkit.language.tr`); the names stay as they are.
 
     >>> env_rules_table(["PATH"])
-    [{'name': 'PATH', 'DeerFlow at 4f474b53': 'kept', 'this workbook': 'kept'}]
+    [{'name': 'PATH', 'DeerFlow at f1f4af99': 'kept', 'this workbook': 'kept'}]
     """
     listed = require_strs("names", names)
     kept_here = scrub_env({name: "" for name in listed})
@@ -151,9 +156,10 @@ def inject_credentials(
 ) -> dict[str, str]:
     """Scrub ``env``, then lay this request's ``provided`` values for the ``declared`` names over it.
 
-    Policy: default deny. A declared name that ``provided`` lacks, or gives as ``None``, an empty or a blank string,
-    raises :class:`CredentialError`; it never falls back to a value from ``env`` (scrubbed or allowed). Provided
-    names that were not declared are not injected. No message ever contains a value.
+    Policy: default deny, this workbook's choice. A declared name that ``provided`` lacks, or gives as ``None``, an
+    empty or a blank string, raises :class:`CredentialError`; it never falls back to a value from ``env`` (scrubbed
+    or allowed). Provided names that were not declared are not injected. No message ever contains a value. (DeerFlow
+    at the pin runs the command without a missing secret and injects an empty one as it is.)
 
     >>> inject_credentials({"PATH": "/bin", "GITHUB_TOKEN": "static"}, ["GITHUB_TOKEN"], {"GITHUB_TOKEN": "req-1"})
     {'PATH': '/bin', 'GITHUB_TOKEN': 'req-1'}

@@ -1,5 +1,9 @@
-"""Durable context, modelled on DeerFlow's shape: an authority contract in a system message, then one hidden human
-message that holds what the runtime recorded earlier, marked as data (chapter 09).
+"""Durable context, this workbook's model of the idea, after DeerFlow's shape: an authority contract in a system
+message, then one hidden human message that holds what the runtime recorded earlier, marked as data (chapter 09).
+
+DeerFlow's own layout at the pinned commit is :func:`loopkit.boundaries.pinned.durable_context_layout`, checked
+against recorded decisions. This model differs from it on purpose: its own wording, no length bound on the summary
+(DeerFlow cuts it to 6,000 characters), and one ``<untrusted-data>`` frame that escapes look-alike brackets too.
 """
 
 from __future__ import annotations

@@ -1,7 +1,10 @@
-"""Header values: no control characters, and no surrounding spaces, reach a transport (chapter 09).
+"""Header values, this workbook's model of the idea: no control characters, and no surrounding spaces, reach a
+transport (chapter 09).
 
-:func:`deerflow_header_refusal` restates DeerFlow's own (more lenient) check for comparison. No error raised here
-ever contains a header value: errors name the header instead.
+:func:`deerflow_header_refusal` restates DeerFlow's own (more lenient) check for comparison. That check came after
+the pinned commit (issue #5065, PR #5066) and is not in the pinned tree: it is read at commit ``87d6d612``, and was
+not checked against recorded decisions. No error raised here ever contains a header value: errors name the header
+instead.
 """
 
 from __future__ import annotations
@@ -82,8 +85,8 @@ _DEERFLOW_FORBIDDEN_IN_HEADERS = frozenset("\x00\n\x0b\x0c\r")
 
 
 def deerflow_header_refusal(value: str) -> str | None:
-    """Why DeerFlow's MCP header check (DEERFLOW_SOURCES, "header values"), as this workbook restates it, refuses
-    ``value``, or ``None`` when it sends it.
+    """Why DeerFlow's later MCP header check (DEERFLOW_SOURCES, "header values": PR #5066, read at ``87d6d612``, not
+    in the pinned tree), as this workbook restates it, refuses ``value``, or ``None`` when it sends it.
 
     Its three checks, in order: ASCII only; no NUL, LF, VT, FF or CR; no space or tab at either end. A tab inside,
     DEL and the other control characters pass it, so it is more lenient than :func:`validate_header_value`.

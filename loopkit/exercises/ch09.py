@@ -1,9 +1,11 @@
 """Chapter 09 exercises: a fingerprint is no credential, trust channels, server-owned keys, the environment scrub,
-request-scoped credentials, header values, deployments, and DeerFlow's own sandbox-environment rule."""
+request-scoped credentials, header values, deployments, and DeerFlow's own sandbox-environment rule at the pinned
+commit."""
 
 import re
 
-from loopkit.boundaries import HeaderValueError, frame_untrusted, trust_channel, validate_header_value
+from loopkit.boundaries import (HeaderValueError, frame_untrusted, is_blocked_env_name, trust_channel,
+                                validate_header_value)
 from loopkit.language import tr
 
 from . import Question, as_tuple, equals, function_cases
@@ -129,13 +131,16 @@ q4 = Question(
     },
 )
 
-# Why each wrong letter is wrong; "d" is what DeerFlow's own sandbox path does, so it deserves its own answer.
+# Why each wrong letter is wrong. "b" is what DeerFlow's sandbox path does at the pinned commit with an empty value,
+# and "d" what it does with a missing one, so both get an answer of their own.
 _Q5_WRONG = {
     "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
     "removed the static token anyway.",
-    "b": "An empty or blank value is refused by name; it is never injected.",
-    "d": "That is DeerFlow's sandbox path at 023cd27d: it logs the missing name and runs the command without it. "
-    "This workbook's model denies instead, as DeerFlow's MCP header path does.",
+    "b": "That is DeerFlow's sandbox path at the pinned commit: an empty string is a string, so it is injected as it "
+    "is. This workbook's model refuses an empty or blank value by name instead; it is never injected.",
+    "d": "That is what DeerFlow's sandbox path at the pinned commit does with a missing secret: it names it in the "
+    "audit record and runs the command without it. Here the value arrives empty, and this workbook's model refuses "
+    "it by name, as DeerFlow's later MCP header path (PR #5010) does.",
     "cd": "Pick one letter. The model does one thing with an empty declared credential, and does it before any "
     "tool runs.",
 }
@@ -240,48 +245,51 @@ q7 = Question(
 )
 
 #: Exercise 9.8's names.
-Q8_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "HOME")
-_Q8_SCRUBBED = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}
-# Written out in full, not built from DEERFLOW_ENV_FRAGMENTS, so the Spanish catalog can hold the same text
-# (tests/test_exercises_ch09.py checks that it names exactly those fragments).
-_WORD_RULE = ("AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's fragments "
-              "KEY, SECRET, TOKEN, PASSWORD, PASSWD, CREDENTIAL.")
-_WHOLE_WORDS = ("DeerFlow's rule matches a fragment anywhere in the name, not a whole word: look again at the names "
-                "where KEY or TOKEN sits inside a longer word.")
+Q8_NAMES = ("KEYBOARD_LAYOUT", "SSH_AUTH_SOCK", "GH_PAT", "COMPASS_HEADING", "DATABASE_URL", "DATABASE_URL_RO", "HOME")
+#: What DeerFlow's policy at the pinned commit removes of them (loopkit.boundaries.pinned, checked against upstream).
+_Q8_SCRUBBED = frozenset(name for name in Q8_NAMES if is_blocked_env_name(name))
+_WORD_RULE = ("That is this workbook's word rule, not DeerFlow's: AUTH and PAT are secret words in scrub_env, while "
+              "DeerFlow matches fragments anywhere (KEY in KEYBOARD, PASS in COMPASS) and a list of exact names.")
+_EXACT_NAMES = ("DeerFlow also blocks 19 exact names that hold none of its fragments, connection strings and tokens "
+                "among them: DATABASE_URL and GH_PAT are two of them.")
+_WHOLE_NAMES = ("The exact names are compared whole: DATABASE_URL_RO is not DATABASE_URL, and it holds none of the "
+                "fragments, so it stays.")
+_ANYWHERE = ("DeerFlow's fragments count anywhere in the name, even inside a longer word: KEY in KEYBOARD_LAYOUT and "
+             "PASS in COMPASS_HEADING.")
+_OLDER_RULE = ("That is the rule of an older pull-request commit (4f474b53), not of the pinned one: at f1f4af99 PASS and "
+               "DSN are fragments too, and 19 exact names such as DATABASE_URL and GH_PAT are blocked.")
 
 
-def _fragment_verdict(answer):
+def _pinned_rule_verdict(answer):
     try:
-        given = {name.upper() for name in _names(answer)}
+        given = frozenset(name.upper() for name in _names(answer))
     except TypeError as exc:
         return False, str(exc)
     if given == _Q8_SCRUBBED:
-        return True, tr("DeerFlow looks for six fragments anywhere in the name, so KEY in KEYBOARD and TOKEN in "
-                        "TOKENIZERS count, while AUTH and PAT are not among them.")
-    if given & {"SSH_AUTH_SOCK", "GH_PAT"}:
-        return False, tr(_WORD_RULE)
-    if given < _Q8_SCRUBBED:
-        return False, tr(_WHOLE_WORDS)
+        return True, tr("At the pinned commit DeerFlow blocks a name that holds KEY, SECRET, TOKEN, PASS, CREDENTIAL "
+                        "or DSN anywhere, or that is one of 19 exact names; SSH_AUTH_SOCK, DATABASE_URL_RO and HOME "
+                        "are neither.")
     return False, tr("Your answer {answer} is not the set DeerFlow's rule removes.", answer=sorted(given))
 
+
+# Names are compared upper-cased, so a listed misconception is found however the learner cased the names.
+_pinned_rule_verdict.normalize = lambda answer: frozenset(name.upper() for name in _names(answer))
 
 q8 = Question(
     "9.8",
     "Which names does DeerFlow's sandbox rule scrub?",
     kind="prediction",
-    checker=_fragment_verdict,
-    solution=_Q8_SCRUBBED,
-    solution_code='answer = {"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD"}',
-    hint="Upper-case each name and look for KEY, SECRET, TOKEN, PASSWORD, PASSWD or CREDENTIAL anywhere inside it.",
+    checker=_pinned_rule_verdict,
+    solution=set(_Q8_SCRUBBED),
+    solution_code='answer = {"KEYBOARD_LAYOUT", "GH_PAT", "COMPASS_HEADING", "DATABASE_URL"}',
+    hint="Upper-case each name. Is it one of the exact names (compared whole), or does it hold KEY, SECRET, TOKEN, "
+    "PASS, CREDENTIAL or DSN anywhere inside it?",
     wrong={
-        frozenset({"DB_PASSWORD"}): _WHOLE_WORDS,
-        frozenset({"KEYBOARD_LAYOUT", "DB_PASSWORD"}): "TOKEN sits inside TOKENIZERS_PARALLELISM as well; DeerFlow's "
-        "rule does not care that it is part of a longer word.",
-        frozenset({"DB_PASSWORD", "SSH_AUTH_SOCK", "GH_PAT"}): "That is this workbook's word rule, not DeerFlow's. "
-        "AUTH and PAT are secret words in this workbook's scrub_env, but not among DeerFlow's fragments "
-        "KEY, SECRET, TOKEN, PASSWORD, PASSWD, CREDENTIAL.",
-        frozenset({"KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "DB_PASSWORD", "SSH_AUTH_SOCK"}): _WORD_RULE,
-        frozenset(Q8_NAMES): "HOME holds none of the six fragments, and neither do SSH_AUTH_SOCK and GH_PAT.",
+        frozenset({"SSH_AUTH_SOCK", "GH_PAT"}): _WORD_RULE,
+        frozenset({"KEYBOARD_LAYOUT", "COMPASS_HEADING"}): _EXACT_NAMES,
+        frozenset({"KEYBOARD_LAYOUT", "GH_PAT", "COMPASS_HEADING", "DATABASE_URL", "DATABASE_URL_RO"}): _WHOLE_NAMES,
+        frozenset({"GH_PAT", "DATABASE_URL"}): _ANYWHERE,
+        frozenset({"KEYBOARD_LAYOUT"}): _OLDER_RULE,
     },
 )
 

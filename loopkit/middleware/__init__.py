@@ -15,7 +15,8 @@ points of an agent run; here each hook is a plain method that takes the ids the 
 
 :class:`PinnedMiddleware` is deer-flow at the pinned commit ``f1f4af99``
 (``backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py``), checked step by step
-against 200 scripts recorded from that class (``tests/data/middleware-vectors.json.gz``).
+against 200 scripts recorded from that class (``tests/data/middleware-vectors.json.gz``) and 50 more aimed at its
+cap on the ``(thread, run)`` keys that hold queued warnings (``tests/data/middleware-cap-vectors.json.gz``).
 :class:`RunScopedMiddleware` is the later contract of upstream PRs #5245 and #5344 (and #5486 for ``read_file``
 keys), modelled from their descriptions; nothing here was checked against that code.
 """
