@@ -179,3 +179,17 @@ def test_a_reveal_pattern_shows_only_its_answer():
     with pytest.raises(ValueError, match="reveal must contain"):
         Question("t.3", "t", kind="prediction", checker=equals(3, why="w"), solution=3, hint="h", wrong={4: "x"},
                  reveal="repeats: 3")
+
+
+def test_a_sequence_typed_as_one_string_is_read_item_by_item():
+    assert standard_form("ok, warn", ("ok", "warn")) == ("ok", "warn")
+    assert standard_form("(40, 20)", (40, 20)) == standard_form("40 20", (40, 20)) == (40, 20)
+    assert standard_form("B, C", {"B", "C"}) == frozenset({"B", "C"})
+    assert standard_form("set p 3, get p", ("set p 3", "get p")) == ("set p 3", "get p")
+    assert standard_form("set p 3 get p", ("set p 3", "get p")) == ("set p 3 get p",)  # items with spaces need commas
+
+
+def test_a_wrong_set_is_not_told_the_size_of_the_answer():
+    q = _demo(checker=equals(frozenset({"g"}), why="w"), solution=frozenset({"g"}), wrong={frozenset({"b"}): "x"})
+    explanation = q.verify({"c", "g"}).explanation
+    assert "lists" not in explanation and explanation.startswith("Your answer")

@@ -148,7 +148,8 @@ def test_4_3_reads_an_operation_however_it_is_written():
     for spelling in [("set p 7", "get p"), ["SET p 1;", " get  p "], ("set p", "GET p")]:
         assert ch04.q3.verify(spelling).ok, spelling
     assert not ch04.q3.verify(("set q 7", "get p")).ok
-    assert not ch04.q3.verify("set p 3, get p").ok
+    assert ch04.q3.verify("set p 3, get p").ok                  # the pair typed as one string, with its comma
+    assert not ch04.q3.verify("set p 3 get p").ok and not ch04.q3.verify("set p 3").ok
 
 
 def direct_lru_log(writes, maxsize):

@@ -131,11 +131,25 @@ def _plain_text(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+def _items_of(text: str, like: Any) -> list[str]:
+    """The items of a sequence typed as one string: ``"ok, warn"`` or ``"(40, 20)"``, and ``"ok warn"`` when no item
+    of the expected answer holds a space (``"set p 3, get p"`` needs its comma)."""
+    inner = _plain_text(text).strip("()[]{} ")
+    if "," in inner:
+        pieces = inner.split(",")
+    elif all(" " not in str(item) for item in like):
+        pieces = inner.split()
+    else:
+        pieces = [inner]
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
 def standard_form(answer: Any, like: Any = None, *, ordered: bool = True) -> Any:
     """One form for the usual ways of writing the same answer, shaped like the expected answer ``like``.
 
     - text: surrounding spaces and quotes go, and runs of spaces count as one;
     - a number asked for and written as text (``"201"``) is the number;
+    - a sequence or a set asked for and typed as one string (``"ok, warn"``, ``"(40, 20)"``) is read item by item;
     - a list and a tuple are the same sequence, compared item by item in the same way;
     - a set asked for and given as a list or tuple is a set; with ``ordered=False`` a sequence's order is ignored
       (its items and how often each occurs still count).
@@ -144,9 +158,13 @@ def standard_form(answer: Any, like: Any = None, *, ordered: bool = True) -> Any
     'src/app.py:0-1'
     >>> standard_form(["ok", " warn"], like=("ok", "warn")), standard_form("201", like=201)
     (('ok', 'warn'), 201)
+    >>> standard_form("(40, 20)", like=(40, 20)), standard_form("ok, warn", like=("ok", "warn"))
+    ((40, 20), ('ok', 'warn'))
     >>> standard_form(["b", "a", "b"], like=("a", "b", "b"), ordered=False) == standard_form(("b", "b", "a"), ordered=False)
     True
     """
+    if isinstance(answer, str) and isinstance(like, (list, tuple, set, frozenset)):
+        return standard_form(_items_of(answer, like), like, ordered=ordered)
     if isinstance(answer, str):
         text = _plain_text(answer)
         wants_number = isinstance(like, int) and not isinstance(like, bool)
@@ -263,7 +281,9 @@ def _mismatch(given: Any, expected: Any) -> str | None:
         return tr("Your answer {answer} is {given_kind}, but this exercise asks for {expected_kind}.",
                   answer=_short(given), given_kind=_kind_in_words(_kind_of(given)),
                   expected_kind=_kind_in_words(_kind_of(expected)))
-    if isinstance(expected, (list, tuple, set, frozenset)) and len(given) != len(expected):
+    # A sequence's length is the question's (four turns, a pair); a set's size is part of its answer, so it is
+    # not told.
+    if isinstance(expected, (list, tuple)) and len(given) != len(expected):
         return tr("Your answer lists {given}, and the answer lists {expected}: count again.", given=len(given),
                   expected=len(expected))
     return None
