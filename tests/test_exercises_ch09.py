@@ -381,6 +381,8 @@ def test_9_8_an_unlisted_answer_is_told_its_first_wrong_name():
     verdict = ch09.q8.verify({"MONGODB_URI", "TZ"})
     assert verdict.explanation.startswith("Look again at PASSENGER_APP_ENV: upper-cased, it holds PASS")
     assert ch09.q8.verify({"HOME", "MONGODB_URI"}).explanation == "HOME is not one of the names in the question."
+    assert ch09.q3.verify({"run_trace", "_priority"}).explanation == ("run_trace is not one of the names in the "
+                                                                     "question.")  # as the learner spelled it
     assert ch09.q8.verify("MONGODB_URI").explanation == "give a collection of names, such as {'PATH', 'HOME'}"
 
 

@@ -27,11 +27,16 @@ def _first_slip(wrong, reasons):
     return None
 
 
-def _names(answer):
-    """A collection of names as a set of their trimmed, upper-cased texts (names are compared in any case)."""
+def _spellings(answer):
+    """A collection of names as the learner wrote them, each without surrounding spaces or quotes."""
     if isinstance(answer, str) or not isinstance(answer, (set, frozenset, list, tuple)):
         raise TypeError(tr("give a collection of names, such as {'PATH', 'HOME'}"))
-    return frozenset(str(standard_form(str(item))).upper() for item in answer)
+    return {str(standard_form(str(item))) for item in answer}
+
+
+def _names(answer):
+    """A collection of names as a set of their upper-cased spellings (names are compared in any case)."""
+    return frozenset(name.upper() for name in _spellings(answer))
 
 
 def _name_set_checker(expected, reasons, *, why):
@@ -48,7 +53,7 @@ def _name_set_checker(expected, reasons, *, why):
             return False, str(exc)
         if given == target:
             return True, tr(why)
-        strangers = sorted(given - known)
+        strangers = sorted(name for name in _spellings(answer) if name.upper() not in known)
         if strangers:
             return False, tr("{names} is not one of the names in the question.", names=", ".join(strangers))
         wrong = {name for name in reasons if name.upper() in given ^ target}
