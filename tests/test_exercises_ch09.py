@@ -100,10 +100,11 @@ def test_9_2_each_wrong_function_fails_on_the_idea_it_misses(wrong, idea):
     assert verdict.status == "incorrect" and idea in verdict.explanation
 
 
-def test_9_2_the_four_cases_of_before_accepted_three_of_the_wrong_functions():
+def test_9_2_the_four_cases_of_before_accepted_five_of_the_wrong_functions():
     """Why the cases grew: the four cases 9.2 had before this chapter was reshaped took these for right."""
     before = function_cases([case for case in ch09.q2.cases[:4]], why="w")
-    for wrong in (ch09._frames_the_sources_it_was_shown, ch09._frames_by_hand, ch09._frames_by_hand_keeping_quotes):
+    for wrong in (ch09._frames_the_sources_it_was_shown, ch09._frames_the_known_data_sources,
+                  ch09._trusts_any_name_with_framework_in_it, ch09._frames_by_hand, ch09._frames_by_hand_keeping_quotes):
         assert before(wrong)[0], wrong.__name__
     assert ch09.q2.verify(ch09.prepare).ok
 
@@ -269,7 +270,7 @@ def test_9_6_each_wrong_function_fails_on_the_idea_it_misses(wrong, idea):
     assert verdict.status == "incorrect" and idea in verdict.explanation
 
 
-def test_9_6_the_six_cases_of_before_accepted_two_of_the_wrong_functions():
+def test_9_6_the_six_cases_of_before_accepted_three_of_the_wrong_functions():
     """Why the cases grew: the six cases 9.6 had before took these for right."""
     old = [("X-Run", "run-42"), ("X-Run", "ok\r\nSet-Cookie: admin=1"), ("X-Run", "a\x00b"), ("X-Run", "tab\there"),
            ("X Run", "fine"), ("Authorization", "Bearer abc.def")]
