@@ -104,7 +104,8 @@ def test_9_2_the_four_cases_of_before_accepted_five_of_the_wrong_functions():
     """Why the cases grew: the four cases 9.2 had before this chapter was reshaped took these for right."""
     before = function_cases([case for case in ch09.q2.cases[:4]], why="w")
     for wrong in (ch09._frames_the_sources_it_was_shown, ch09._frames_the_known_data_sources,
-                  ch09._trusts_any_name_with_framework_in_it, ch09._frames_by_hand, ch09._frames_by_hand_keeping_quotes):
+                  ch09._trusts_any_name_with_framework_in_it, ch09._frames_by_hand,
+                  ch09._frames_by_hand_keeping_quotes):
         assert before(wrong)[0], wrong.__name__
     assert ch09.q2.verify(ch09.prepare).ok
 
@@ -329,7 +330,8 @@ def test_9_7_an_unlisted_answer_is_told_its_first_wrong_situation():
         assert ch09.q7.verify(wrong).explanation == f"Look again at {label}: {ch09._Q7_REASONS[label]}"
     assert ch09.q7.verify(("local", "shared", "isolated")).explanation.startswith("Look again at A: forty people")
     assert ch09.q7.verify(("shared", "shared", "shared")).explanation.startswith("Look again at C:")
-    assert ch09.q7.verify(("shared", "shared")).explanation == "Give three words, one for each of A, B and C; you gave 2."
+    assert ch09.q7.verify(("shared", "shared")).explanation == (
+        "Give three words, one for each of A, B and C; you gave 2.")
 
 
 # ------------------------------------------------------------------------------------------------------------ 9.8
