@@ -1,8 +1,8 @@
 """This workbook's own JavaScript model of the read bucket, run in an embedded engine (chapter 02).
 
-The seed tutorial ships a small JavaScript read-bucket function as "an independent model for integer line
-ranges". ``read_bucket.js`` beside this module is the workbook's own version of that idea (its own code, not the
-seed's and not DeerFlow's). :func:`js_read_bucket` runs it; :func:`compare` puts it next to
+A second model written on its own, in another language, is a cheap check of small arithmetic. ``read_bucket.js``
+beside this module is that model for the read bucket (the workbook's own code, not DeerFlow's).
+:func:`js_read_bucket` runs it; :func:`compare` puts it next to
 :func:`loopkit.stable_key`, which calls :func:`loopkit.read_bucket` the way upstream's ``_stable_tool_key`` calls
 its bucket code at the pinned commit. On integer ranges (up to ``2**53``) the two agree; on the :data:`CASES`
 below they do not, and the Python answer is upstream's (except for ``Infinity``, where upstream raises).

@@ -14,9 +14,15 @@ nothing new:
   not matter) while no file has changed since it last ran. Re-running a test or a code search after an edit is
   progress.
 
+"The same call" means what it means to the detector's keys (:func:`loopkit.keys.stable_key`, chapter 03): a call
+that has salient fields (``command``, ``path``, ``pattern``...) is identified by them alone, so a rerun that changes
+only its ``description``, a ``timeout`` or a ``cwd`` is the same action again; a call without any is identified by
+all its arguments.
+
 Reads, writes and edits may name their arguments ``path`` or ``file_path``, ``content`` or ``text``, ``old_str``
-or ``old_string`` (and so on: see ``_ALIASES``). A read with arguments the checker does not know is judged like
-any other call; a write or edit it cannot read is assumed to change the file.
+or ``old_string`` (and so on: see ``_ALIASES``). A read with arguments the checker does not know (an ``offset``, a
+``limit``) may read other lines than its ``start_line`` and ``end_line`` say, so it is judged like any other call,
+by all of its arguments; a write or edit the checker cannot read is assumed to change the file.
 
 The checker is deliberately conservative: when in doubt, a step counts as progress. A trace *loops* when at least
 :data:`MIN_WASTED` of its steps, and at least half of them, are wasted.
@@ -32,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .batches import check_batches
+from .keys import SALIENT_FIELDS
 from .language import tr
 from .normalize import canonical_json, normalize_args
 
@@ -206,11 +213,25 @@ def _is_external(name: str, args: dict) -> bool:
     return args.get("query") is not None and any(word in folded for word in _WEB_TOOLS)
 
 
+def _identifying_args(name: str, args: dict) -> dict:
+    """The arguments that say which call this is, picked as the detector's key picks them (``stable_key``, chapter
+    03): the salient fields when the call has any, else all of its arguments (``None`` values aside).
+
+    A ``read_file`` gets here only when it has arguments the checker does not know, and those may choose its lines
+    (an ``offset``, a ``limit``), so it keeps them all.
+    """
+    given = {field: value for field, value in args.items() if value is not None}
+    if name == "read_file":
+        return given
+    salient = {field: value for field, value in given.items() if field in SALIENT_FIELDS}
+    return salient or given
+
+
 def _command_key(name: str, args: dict) -> str:
+    """A call's identity: its name and its identifying arguments, each written in one form per meaning (spacing and
+    quoting of a command, ``./`` in a path)."""
     parts = {}
-    for field, value in args.items():
-        if value is None:
-            continue
+    for field, value in _identifying_args(name, args).items():
         if field in _COMMANDS:
             parts[field] = _command(value)
         elif field in _PATHS:

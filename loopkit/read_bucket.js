@@ -1,5 +1,5 @@
-// This workbook's own JavaScript model of the read bucket (chapter 02). It is not DeerFlow's code and not the
-// seed tutorial's: it is written the way a JavaScript programmer would write it for integer line ranges.
+// This workbook's own JavaScript model of the read bucket (chapter 02). It is not DeerFlow's code: it is written
+// the way a JavaScript programmer would write it for integer line ranges.
 //
 // readBucket(args) takes a read_file call's argument object and returns "path:lo-hi", where lo and hi are the
 // 200-line buckets of the range's two ends, after sorting them and raising both to at least line 1.

@@ -98,3 +98,29 @@ def imported_modules(code: str) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module.split(".")[0])
     return names
+
+
+#: The tag of a cell that reveals a prediction: committed without output or execution count, run by the learner
+#: after answering, and checked under nbval against the answer loopkit computes (root conftest.py).
+REVEAL_TAG = "reveal"
+ANY_HEADING = re.compile(r"#{1,6} ")
+
+
+def is_reveal(cell: dict) -> bool:
+    return cell.get("cell_type") == "code" and REVEAL_TAG in tags(cell)
+
+
+def exercise_sections(nb: dict) -> dict[str, range]:
+    """Each exercise id with the range of cell indices its section spans: from its heading to the next heading."""
+    cells = nb["cells"]
+    sections = {}
+    for index, qid, _ in exercise_headings(nb):
+        end = next((i for i in range(index + 1, len(cells))
+                    if cells[i]["cell_type"] == "markdown" and ANY_HEADING.match(source(cells[i]))), len(cells))
+        sections[qid] = range(index, end)
+    return sections
+
+
+def exercise_of_cell(nb: dict, index: int) -> str | None:
+    """The id of the exercise whose section holds cell ``index``, or None."""
+    return next((qid for qid, span in exercise_sections(nb).items() if index in span), None)

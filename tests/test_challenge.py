@@ -8,6 +8,7 @@ import pytest
 from loopkit.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
 from loopkit.detector import DetectorConfig
 from loopkit.adapters import load_trace
+from loopkit.keys import stable_key
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 
@@ -55,9 +56,59 @@ def test_commands_are_wasted_when_nothing_changed_since_they_last_ran():
         c("bash", command="pytest -x"),  # 7 wasted
         c("grep", pattern="TODO", path="./src"),  # 8 new
         c("grep", pattern="TODO", path="src"),  # 9 wasted: same path
-        c("grep", pattern="TODO", path="src", timeout=5),  # 10 new: an extra argument may mean something
+        c("grep", pattern="TODO", path="src", timeout=5),  # 10 wasted: a timeout is no salient field
+        c("grep", pattern="FIXME", path="src", timeout=5),  # 11 new: the pattern is salient
     )
-    assert wasted_steps(trace) == [2, 3, 7, 9]
+    assert wasted_steps(trace) == [2, 3, 7, 9, 10]
+
+
+# -- the same action as the detector's keys say (chapters 00 and 03): ignored arguments do not make a new call --
+
+
+def test_a_rerun_that_rewords_only_its_description_truly_loops_and_deerflow_catches_it():
+    reworded = steps(*[c("bash", command="pytest -x", description=f"run the tests, try {n}") for n in range(12)])
+    check = check_loop(reworded)
+    assert (check.steps, check.wasted, check.loops) == (12, 11, True)
+    assert all("same meaning" in why for _, wasted, why in check.reasons if wasted)
+    result = score(reworded)
+    assert result.deerflow.action != "ok" and not result.evaded  # the detector keys bash by its command only
+
+
+# Pairs of calls of one ordinary tool (no read_file, write_file or str_replace) written without spacing, quoting or
+# ./ differences, so that only the choice of arguments tells them apart.
+PAIRS = [
+    (c("bash", command="pytest -q", description="run the tests"), c("bash", command="pytest -q", timeout=60)),
+    (c("bash", command="rm -rf build", cwd="/home/me"), c("bash", command="rm -rf build", cwd="/")),
+    (c("bash", command="pytest -q"), c("bash", command="pytest -x")),
+    (c("search_code", query="TODO", max_results=5), c("search_code", query="TODO", max_results=50)),
+    (c("run_sql", query="SELECT 1", params=[1]), c("run_sql", query="SELECT 1", params=[2])),
+    (c("grep", pattern="TODO", glob="*.py", ignore_case=True), c("grep", pattern="TODO", glob="*.md")),
+    (c("grep", pattern="TODO", path="src"), c("grep", pattern="TODO", path="src", description="again")),
+    (c("ls", path="src"), c("ls", path="tests")),
+    (c("run_tests", suite="unit"), c("run_tests", suite="e2e")),
+    (c("run_tests", suite="unit", description="a"), c("run_tests", suite="unit", description="b")),
+    (c("run_tests", suite="unit"), c("run_tests", suite="unit")),
+]
+
+
+@pytest.mark.parametrize("first, second", PAIRS)
+def test_a_call_repeats_exactly_when_the_detector_keys_it_the_same(first, second):
+    """The checker calls the second call a repeat (wasted: nothing changed in between) exactly when stable_key, the
+    detector's key, gives both calls the same key: a changed salient field is new work, a changed ignored one is
+    not, and a tool without salient fields is keyed by all of its arguments."""
+    same_key = stable_key(first["name"], first["args"]) == stable_key(second["name"], second["args"])
+    assert wasted_steps(steps(first, second)) == ([2] if same_key else [])
+
+
+def test_the_pairs_hold_both_kinds_of_answer():
+    keys_agree = [stable_key(a["name"], a["args"]) == stable_key(b["name"], b["args"]) for a, b in PAIRS]
+    assert keys_agree.count(True) >= 4 and keys_agree.count(False) >= 4
+
+
+def test_meaning_is_still_normalized_in_the_fields_that_count():
+    trace = steps(c("bash", command="pytest  -x", description="first"), c("bash", command="'pytest' -x", timeout=9),
+                  c("grep", pattern="TODO", path="./src", limit=3), c("grep", pattern="TODO", path="src"))
+    assert wasted_steps(trace) == [2, 4]
 
 
 def test_writes_and_edits_that_change_nothing_are_wasted():

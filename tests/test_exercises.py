@@ -101,3 +101,95 @@ def test_question_ids_are_unique_across_chapters(monkeypatch):
     monkeypatch.setattr(exercises, "chapter_modules", lambda: [first, second])
     with pytest.raises(ValueError, match="'test.1' is defined twice"):
         exercises.all_questions()
+
+
+# --- one answer, many spellings ---------------------------------------------------------------------------------
+
+from loopkit.exercises import Case, is_distinctive, printed_forms, standard_form  # noqa: E402
+
+
+@pytest.mark.parametrize("typed, like, meant", [
+    ("  src/app.py:0-1 ", "src/app.py:0-1", "src/app.py:0-1"),
+    ("'src/app.py:0-1'", "src/app.py:0-1", "src/app.py:0-1"),
+    ('"a  b\n c"', "a b c", "a b c"),
+    ("201", 201, 201),
+    (" -3 ", -3, -3),
+    ("201", "201", "201"),            # text asked for: the digits stay text
+    (["ok", "warn"], ("ok", "warn"), ("ok", "warn")),
+    (["b", "a"], {"a", "b"}, frozenset({"a", "b"})),
+    (("40", "20"), (40, 20), (40, 20)),
+])
+def test_standard_form_makes_the_usual_spellings_of_one_answer_equal(typed, like, meant):
+    assert standard_form(typed, like) == standard_form(meant, like)
+
+
+def test_standard_form_keeps_what_makes_answers_different():
+    assert standard_form("ab", "ab") != standard_form("a b", "ab")
+    assert standard_form(("warn", "ok"), ("ok", "warn")) != standard_form(("ok", "warn"), ("ok", "warn"))
+    assert standard_form("2O1", 201) == "2O1"                    # not a number: stays text, and is wrong
+    unordered = [standard_form(x, ordered=False) for x in (["a", "b", "b"], ["b", "a", "b"], ["a", "b"])]
+    assert unordered[0] == unordered[1] != unordered[2]          # order is free, multiplicity is not
+
+
+def test_equals_accepts_a_right_answer_written_another_way_and_still_finds_misconceptions():
+    q = _demo(checker=equals(("ok", "warn"), why="right"), solution=("ok", "warn"),
+              wrong={("warn", "ok"): "The order is the point here."})
+    assert q.verify(["ok", " warn "]).ok and q.verify(("ok", "warn")).ok
+    assert q.verify(["warn", "ok"]).explanation == "The order is the point here."
+    unordered = _demo(checker=equals(("b", "a"), why="right", ordered=False), solution=("b", "a"), wrong={("a",): "x"})
+    assert unordered.verify(["a", "b"]).ok and not unordered.verify(["a", "a"]).ok
+
+
+def test_a_plain_wrong_answer_hears_what_kind_of_answer_is_wanted():
+    q = _demo()
+    assert q.verify("three").explanation == "Your answer 'three' is text, but this exercise asks for a number."
+    pair = _demo(checker=equals(("ok", "warn"), why="w"), solution=("ok", "warn"), wrong={("ok",): "x"})
+    assert pair.verify(["ok", "warn", "stop"]).explanation == (
+        "Your answer lists 3, and the answer lists 2: count again.")
+    assert pair.verify(("warn", "stop")).explanation.startswith("Your answer ('warn', 'stop') is not the expected")
+
+
+def test_a_failing_function_hears_the_idea_of_the_input_it_got_wrong():
+    def bucket(line):
+        return (max(line, 1) - 1) // 200
+
+    checker = function_cases([Case((1,), 0, "line 1 is the first line of bucket 0"),
+                              Case((200,), 0, "line 200 is the last line of bucket 0")], why="w")
+    q = _demo(checker=checker, solution=bucket, wrong=[lambda line: line // 200], kind="function")
+    explanation = q.verify(lambda line: line // 200).explanation
+    assert explanation == ("For input (200) it returned 1, expected 0. "
+                           "That input tests this: line 200 is the last line of bucket 0")
+    assert q.verify(bucket).ok and "line 1 is the first line of bucket 0" in q.texts()
+    assert [case.idea for case in q.cases] == ["line 1 is the first line of bucket 0",
+                                               "line 200 is the last line of bucket 0"]
+
+
+def test_printed_forms_and_distinctive_answers():
+    assert {"A, D", "D, A", "{'A', 'D'}", "['D', 'A']"} <= set(printed_forms({"A", "D"}))
+    assert "ok -> warn -> stop" in printed_forms(("ok", "warn", "stop"))
+    assert [is_distinctive(v) for v in (9, 10, "y", "bc", "abc", (40, 20), ("ok", "warn"), True, None)] == [
+        False, True, False, False, True, False, True, False, False]
+
+
+def test_a_reveal_pattern_shows_only_its_answer():
+    q = Question("t.2", "t", kind="prediction", checker=equals(3, why="w"), solution=3, hint="h",
+                 wrong={4: "x"}, reveal=r"^repeats: {answer}$")
+    assert q.shown_in("turn 1\nrepeats: 3\n") and not q.shown_in("repeats: 3 of 4") and not q.shown_in("3")
+    assert q.shown_in("repeats: 4", 4) and not q.shown_in("repeats: 4")
+    with pytest.raises(ValueError, match="reveal must contain"):
+        Question("t.3", "t", kind="prediction", checker=equals(3, why="w"), solution=3, hint="h", wrong={4: "x"},
+                 reveal="repeats: 3")
+
+
+def test_a_sequence_typed_as_one_string_is_read_item_by_item():
+    assert standard_form("ok, warn", ("ok", "warn")) == ("ok", "warn")
+    assert standard_form("(40, 20)", (40, 20)) == standard_form("40 20", (40, 20)) == (40, 20)
+    assert standard_form("B, C", {"B", "C"}) == frozenset({"B", "C"})
+    assert standard_form("set p 3, get p", ("set p 3", "get p")) == ("set p 3", "get p")
+    assert standard_form("set p 3 get p", ("set p 3", "get p")) == ("set p 3 get p",)  # items with spaces need commas
+
+
+def test_a_wrong_set_is_not_told_the_size_of_the_answer():
+    q = _demo(checker=equals(frozenset({"g"}), why="w"), solution=frozenset({"g"}), wrong={frozenset({"b"}): "x"})
+    explanation = q.verify({"c", "g"}).explanation
+    assert "lists" not in explanation and explanation.startswith("Your answer")

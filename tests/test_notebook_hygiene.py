@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import loopkit
-from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, chapters, code_cells, imported_modules, load,
-                            source, tags, track_of)
+from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, chapters, code_cells, imported_modules,
+                            is_reveal, load, source, tags, track_of)
 
 CHAPTERS = all_chapters()  # both tracks: the Spanish twins are products too
 IDS = [chapter_id(p) for p in CHAPTERS]
@@ -26,9 +26,20 @@ def test_the_foundation_chapters_exist():
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
 def test_every_code_cell_was_executed_once_in_order(path):
-    counts = [cell.get("execution_count") for cell in code_cells(load(path))]
-    assert None not in counts, f"{path.name}: code cells without a stored execution (nbval would skip them)"
-    assert counts == list(range(1, len(counts) + 1)), f"{path.name}: not one top-to-bottom run: {counts}"
+    """One top-to-bottom run: the n-th code cell holds execution count n. A reveal cell ran too (its count is
+    taken), but it is stored as not yet run, so the learner runs it after answering (tools/run_notebooks.py)."""
+    cells = code_cells(load(path))
+    counts = [cell.get("execution_count") for cell in cells]
+    expected = [None if is_reveal(cell) else n for n, cell in enumerate(cells, start=1)]
+    assert counts == expected, f"{path.name}: not one top-to-bottom run (None: a reveal cell): {counts}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=IDS)
+def test_reveal_cells_are_committed_without_their_output(path):
+    for cell in code_cells(load(path)):
+        if is_reveal(cell):
+            assert not cell.get("outputs"), f"{path.name}: a reveal cell shows its answer before the learner acts:\n{source(cell)}"
+            assert "nbval-ignore-output" not in tags(cell), f"{path.name}: a reveal cell must stay checked:\n{source(cell)}"
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=IDS)

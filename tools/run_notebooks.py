@@ -7,6 +7,11 @@ Timing metadata is not recorded, and consecutive stream outputs are merged (the 
 several chunks), so outputs are stable. Widget state is stored (so a saved chapter shows its views), and its model
 ids are new on every run: re-running a chapter with widgets rewrites those ids and nothing else. Prints the wall time of
 each notebook; exits non-zero if any cell raises.
+
+A cell tagged ``reveal`` shows the answer to a prediction. It runs with the rest (so a cell after it may use what
+it computes, and an error in it still fails the run), and is then stored without its output and execution count: a
+learner sees ``[ ]`` and runs it after answering. nbval still runs it, and the root ``conftest.py`` checks what it
+prints.
 """
 
 from __future__ import annotations
@@ -33,6 +38,17 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
+REVEAL_TAG = "reveal"
+
+
+def hide_reveals(cells: list) -> None:
+    """Store every reveal cell as not yet run: no output, no execution count."""
+    for cell in cells:
+        if cell.cell_type == "code" and REVEAL_TAG in cell.get("metadata", {}).get("tags", []):
+            cell.outputs = []
+            cell.execution_count = None
+
+
 def run(path: pathlib.Path) -> float:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -48,6 +64,7 @@ def run(path: pathlib.Path) -> float:
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = merge_streams(cell.outputs)
+    hide_reveals(nb.cells)
     nbformat.write(nb, path)
     return elapsed
 

@@ -37,6 +37,7 @@ q1 = Question(
         "back-to-back: turn 5 redoes turn 2 three turns later.",
         6: "Every turn is a tool call, but not every call is a repeat: the first time a call is made it is new work.",
     },
+    reveal=r"^repeats = {answer}$",
 )
 
 #: The agent trace of exercise 0.2: one tool call per turn.
@@ -67,6 +68,7 @@ q2 = Question(
         4: "Turn 4 is the second bash call, but it runs pytest, not ls: another command is another call.",
         6: "Turn 6 does repeat turn 2, but it is not the first repeat: look one turn earlier.",
     },
+    reveal=r"^first_repeat = {answer}$",
 )
 
 #: Exercise 0.3: the call of chapter 00's stuck run that runs the tests ...
@@ -104,6 +106,7 @@ q3 = Question(
         "ABCD": "B runs another command and C is another tool: only incidental fields (description, timeout) "
         "are ignored.",
     },
+    reveal=r"^repeats = {answer}$",
 )
 
 QUESTIONS = (q1, q2, q3)

@@ -2,7 +2,7 @@
 
 from loopkit.normalize import normalize_args
 
-from . import Question, as_tuple, equals, function_cases, letter_set
+from . import Case, Question, equals, function_cases, letter_set
 
 q1 = Question(
     "1.1",
@@ -12,7 +12,6 @@ q1 = Question(
         "[1, 2, 3]",
         why="A parsed value that is not a dict becomes the fallback, serialized again by json.dumps (which puts a "
         "space after each comma), so two spellings of the same array get the same fallback. args is {}.",
-        normalize=as_tuple,
     ),
     solution="[1, 2, 3]",
     solution_code='prediction = "[1, 2, 3]"   # normalize_args("[1,2,3]") == ({}, "[1, 2, 3]")',
@@ -27,6 +26,9 @@ q1 = Question(
         "again: '[1, 2, 3]'.",
         "{}": "{} is the first element of the pair, args. The fallback is the second: the array written out again.",
     },
+    # The pair as normalize_args prints it, with the fallback quoted: the tuple (1, 2, 3) printed as a list would
+    # read "[1, 2, 3]" too, but never "'[1, 2, 3]'".
+    reveal=r"^\(\{\}, {answer}\)$",
 )
 
 
@@ -45,8 +47,18 @@ q2 = Question(
     "Write is_fallback(raw): True when the call will be keyed by its fallback text",
     kind="function",
     checker=function_cases(
-        [(('{"path": "a"}',), False), (("{oops",), True), (("7",), True), ((None,), False), (({"q": 1},), False),
-         (([1],), True), (("null",), True), (("",), True)],
+        [Case(({"q": 1},), False, "a dict is used as it is: it is keyed by its fields, with no fallback"),
+         Case(('{"path": "a"}',), False, "a JSON string holding an object is parsed, and the dict is used"),
+         Case((None,), False, "None means no arguments at all: an empty dict and no fallback"),
+         Case(("{oops",), True, "text that does not parse as JSON is keyed by the raw text itself"),
+         Case(("7",), True, "JSON that parses to something other than an object, here a number, is keyed by its "
+              "fallback"),
+         Case(([1],), True, "a value that is neither a dict nor a string, such as a list, is written out as its "
+              "fallback"),
+         Case(("null",), True, "the JSON text null parses to None, but only a dict is used as arguments: null "
+              "becomes the fallback"),
+         Case(("",), True, "an empty string does not parse, so the empty text is the fallback: check for None, "
+              "not for an empty string")],
         why="Only a dict (given or parsed) is keyed by its fields, and None means no arguments; every other shape, "
         'even the JSON text "null" or an empty string, keys by its fallback.',
     ),
@@ -69,6 +81,7 @@ q3 = Question(
         why="The text does not parse, so there is no path and no line range to bucket: the raw text itself is the "
         "key. The same broken call repeated still gets the same entry, so it is still counted.",
     ),
+    reveal=r"^{answer}$",
     solution='read_file:{"path": "a.py", "start_line": 1',
     # Built from CUT_OFF: the literal answer holds a lone "{", which the catalog tests read as a broken {field}.
     solution_code='prediction = "read_file:" + CUT_OFF   # name:key, where the key is the raw text (call_entry of the '
@@ -110,6 +123,7 @@ q4 = Question(
         "BCE": "An empty string is not JSON at all: it does not parse, so the empty text itself is the fallback, "
         "and the key is not the key of None.",
     },
+    reveal=r"^same = {answer}$",
 )
 
 QUESTIONS = (q1, q2, q3, q4)

@@ -5,10 +5,7 @@ from loopkit.language import tr
 from loopkit.middleware import PinnedMiddleware
 from loopkit.patterns import get
 
-from . import Question, as_tuple, equals, function_cases
-
-#: Exercise 5.1's thresholds: a hash warning at 2 (and no hash stop in sight), a tool warning at 2, a tool stop at 3.
-Q1_CONFIG = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
+from . import Case, Question, equals, function_cases
 
 q1 = Question(
     "5.1",
@@ -17,8 +14,7 @@ q1 = Question(
     checker=equals(("ok", "warn", "warn", "stop"),
                    why="Turn 2's new hash warning returns before bash is counted, so bash has 1 call. Turn 3's "
                        "fingerprint is already warned, so the batch falls through: bash reaches 2 and warns in the "
-                       "frequency layer. Turn 4: bash reaches 3, its hard limit, and stops.",
-                   normalize=as_tuple),
+                       "frequency layer. Turn 4: bash reaches 3, its hard limit, and stops."),
     solution=("ok", "warn", "warn", "stop"),
     hint="Keep two counts per turn: the fingerprint's (hash window) and bash's (tool window). On which turn does "
          "the hash layer return before bash is counted?",
@@ -33,10 +29,21 @@ q1 = Question(
         ("ok", "warn", "warn", "ok"):
             "The mark from turn 3's warning only stops bash from warning again; the hard-limit check comes before "
             "it. On turn 4 bash reaches 3, its tool_freq_hard_limit, and the batch is stopped.",
+        ("ok", "warn", "warn", "warn"):
+            "tool_freq_hard_limit=3 is the frequency layer's own stop (hard_limit=9 belongs to the hash layer): on "
+            "turn 4 bash reaches 3 and the batch is stopped. And a warned tool does not warn again while it stays "
+            "marked.",
+        ("ok", "warn", "ok", "stop"):
+            "The hash layer's mark belongs to the fingerprint only. The frequency layer keeps its own marks, per "
+            "tool name, and bash has none yet: on turn 3 bash reaches 2, its tool_freq_warn, and warns.",
+        ("ok", "ok", "warn", "warn"):
+            "Thresholds are reached, not exceeded: the fingerprint's count of 2 on turn 2 equals warn_threshold, "
+            "and that warns. Waiting for the count to pass each threshold makes every decision a turn late.",
         ("ok", "ok", "warn", "stop"):
             "Thresholds are reached, not exceeded: the fingerprint's count of 2 on turn 2 equals warn_threshold, "
             "and that warns.",
     },
+    reveal=r"^actions = {answer}$",
 )
 
 q2 = Question(
@@ -46,8 +53,7 @@ q2 = Question(
     checker=equals((30, "warn"),
                    why="The frequency layer counts names in model order and returns at the first decision: the "
                        "30th read reaches tool_freq_warn and warns. Reads 31-60 are never counted, so the hard "
-                       "limit of 50 is never reached, although all 60 reads run.",
-                   normalize=as_tuple),
+                       "limit of 50 is never reached, although all 60 reads run."),
     solution=(30, "warn"),
     hint="Walk the batch call by call: the read_file count climbs 1, 2, 3, ... What happens at the first call "
          "that reaches a threshold, and to the calls after it?",
@@ -64,7 +70,17 @@ q2 = Question(
             "call at a time, even inside a single turn.",
         (60, "warn"):
             "The warning is right, but it returns at once: reads 31 to 60 are never counted (they still run).",
+        (30, "stop"):
+            "The 30th read reaches tool_freq_warn, and a warning is not a stop: the stop needs "
+            "tool_freq_hard_limit=50, and the warning returns before any read after the 30th is counted.",
+        (31, "warn"):
+            "Thresholds are reached, not exceeded: the 30th read brings the count to 30, which equals "
+            "tool_freq_warn, and that warns at once.",
+        (2, "warn"):
+            "That is what the three-read example above gives, under tool_freq_warn=2. The rule is the same, but "
+            "this burst runs under the default thresholds: which call reaches tool_freq_warn=30?",
     },
+    reveal=r"^\(counted, action\) = {answer}$",
 )
 
 
@@ -72,15 +88,25 @@ def freq_window(window_size, tool_freq_hard_limit, overrides):
     return max(window_size, tool_freq_hard_limit, *(hard for _, hard in overrides.values()))
 
 
-#: Exercise 5.3's hidden cases: (window_size, tool_freq_hard_limit, overrides) -> calls in the tool-name window.
-#: tests/test_exercises_ch05_ch06.py checks every expected value against DetectorConfig.freq_window.
+#: Exercise 5.3's hidden cases, from the basic idea to the edges: (window_size, tool_freq_hard_limit, overrides) ->
+#: calls in the tool-name window. tests/test_exercises_ch05_ch06.py checks every expected value against
+#: DetectorConfig.freq_window.
 Q3_CASES = [
-    ((20, 50, {}), 50),
-    ((80, 50, {}), 80),
-    ((25, 40, {"grep": (10, 30), "bash": (60, 70)}), 70),
-    ((25, 40, {"grep": (10, 30)}), 40),
-    ((100, 40, {"bash": (60, 90)}), 100),
-    ((10, 10, {"bash": (5, 5), "web_search": (30, 45)}), 45),
+    Case((20, 50, {}), 50,
+         "with no override and a short window_size (20), the window is the global hard limit: 50 calls hold a "
+         "count of 50, no more is needed"),
+    Case((80, 50, {}), 80, "the window is never shorter than window_size, even when every hard limit is smaller"),
+    Case((25, 40, {"grep": (10, 30), "bash": (60, 70)}), 70,
+         "an override's hard limit (bash: 70) above the global one must be reachable too: its hard value, not its "
+         "warn value, and whichever override holds it"),
+    Case((25, 40, {"grep": (10, 30)}), 40,
+         "an override changes its own tool only: every other tool still stops at the global hard limit (40), so the "
+         "window must still reach it"),
+    Case((100, 40, {"bash": (60, 90)}), 100,
+         "window_size still wins when it is longer than every hard limit, the overrides' included"),
+    Case((10, 10, {"bash": (5, 5), "web_search": (30, 45)}), 45,
+         "every tool's override counts, not only bash's, and the largest hard limit wins wherever it sits in the "
+         "dict (here web_search's, the last one)"),
 ]
 
 q3 = Question(
@@ -94,12 +120,38 @@ q3 = Question(
     solution=freq_window,
     hint="A count cannot exceed the window it is counted in. Which hard limits must the window be able to reach? "
          "An override's hard limit is one of them.",
-    wrong=[lambda window_size, tool_freq_hard_limit, overrides: max(window_size, tool_freq_hard_limit),
-           lambda window_size, tool_freq_hard_limit, overrides: tool_freq_hard_limit,
-           lambda window_size, tool_freq_hard_limit, overrides: max(
-               tool_freq_hard_limit, *(hard for _, hard in overrides.values())),
-           lambda window_size, tool_freq_hard_limit, overrides: max(
-               window_size, tool_freq_hard_limit, *(warn for warn, _ in overrides.values()))],
+    wrong=[
+        # the overrides forgotten
+        lambda window_size, tool_freq_hard_limit, overrides: max(window_size, tool_freq_hard_limit),
+        # only the global hard limit
+        lambda window_size, tool_freq_hard_limit, overrides: tool_freq_hard_limit,
+        # window_size forgotten
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            [tool_freq_hard_limit] + [hard for _, hard in overrides.values()]),
+        # the overrides' warn values instead of their hard values
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, tool_freq_hard_limit, *(warn for warn, _ in overrides.values())),
+        # an override taken to replace the global hard limit for every tool
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, *(hard for _, hard in overrides.values())) if overrides else max(
+            window_size, tool_freq_hard_limit),
+        # window_size looked at only when there is no override
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            tool_freq_hard_limit, *(hard for _, hard in overrides.values())) if overrides else max(
+            window_size, tool_freq_hard_limit),
+        # only the first override looked at
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, tool_freq_hard_limit, *(hard for _, hard in list(overrides.values())[:1])),
+        # only bash's override looked at (the tool of the chapter's example)
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, tool_freq_hard_limit, overrides.get("bash", (0, 0))[1]),
+        # max() over an empty sequence when there is no override
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, tool_freq_hard_limit, max(hard for _, hard in overrides.values())),
+        # the window sized one past the largest limit
+        lambda window_size, tool_freq_hard_limit, overrides: max(
+            window_size, tool_freq_hard_limit, *(hard for _, hard in overrides.values())) + 1,
+    ],
 )
 
 
@@ -138,11 +190,14 @@ q4 = Question(
     wrong={
         (30, 50): "Those are the global defaults: the pipeline's 30th bash call warns, as the override section showed.",
         (40, 60): "A threshold is reached, not exceeded: the pipeline's 40th call brings bash to 40, which warns.",
+        (40, 80): "The hard limit is right, but a threshold is reached, not exceeded: the pipeline's 40th call brings "
+                  "bash to 40, which warns. The warn limit must be 41 or more.",
         (60, 90): "That is the override shown above: the pipeline is quiet, but a runaway of 80 different commands "
                   "never reaches 90, so nothing stops it.",
         (80, 60): "The hard limit must be at least the warn limit; DetectorConfig refuses (80, 60).",
         60: "An override is a (warn, hard) pair: the warn limit and the hard limit of that one tool.",
     },
+    reveal=r"^{answer} -> pipeline_quiet=True runaway_stopped=True$",
 )
 
 QUESTIONS = (q1, q2, q3, q4)
