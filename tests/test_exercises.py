@@ -105,7 +105,7 @@ def test_question_ids_are_unique_across_chapters(monkeypatch):
 
 # --- one answer, many spellings ---------------------------------------------------------------------------------
 
-from loopkit.exercises import Case, is_distinctive, printed_forms, standard_form  # noqa: E402
+from loopkit.exercises import Case, is_distinctive, letter_set, printed_forms, standard_form  # noqa: E402
 
 
 @pytest.mark.parametrize("typed, like, meant", [
@@ -193,3 +193,13 @@ def test_a_wrong_set_is_not_told_the_size_of_the_answer():
     q = _demo(checker=equals(frozenset({"g"}), why="w"), solution=frozenset({"g"}), wrong={frozenset({"b"}): "x"})
     explanation = q.verify({"c", "g"}).explanation
     assert "lists" not in explanation and explanation.startswith("Your answer")
+
+
+def test_a_wrong_set_hears_about_its_first_wrong_item_unless_it_is_a_listed_slip():
+    reasons = {"A": "A is the same action.", "B": "B is another command.", "C": "C is another tool."}
+    q = _demo(checker=equals(frozenset("a"), why="w", normalize=letter_set, item_reasons=reasons),
+              solution={"A"}, wrong={"AB": "You took B's command for the same one."})
+    assert q.verify("C").explanation == "Look again at A: A is the same action."      # A left out comes first
+    assert q.verify("AC").explanation == "Look again at C: C is another tool."         # C put in by mistake
+    assert q.verify("AB").explanation == "You took B's command for the same one."      # the listed slip wins
+    assert q.verify("a").ok and set(reasons.values()) <= set(q.texts())

@@ -32,10 +32,12 @@ BLOCK = re.compile(r"(<!-- exercise-notes -->\n).*?(<!-- /exercise-notes -->)", 
 #: The words of the notes, in each language (the guide's own words, not loopkit's, so they live here).
 WORDS = {
     "en": {"answer": "Answer", "say": "Say first", "wrong": "likely wrong answer", "means": "what it means, and what "
-           "to say", "ideas": "What its cases check, in order", "kind": {"value": "value", "prediction": "prediction",
+           "to say", "ideas": "What its cases check, in order",
+           "items": "Why each choice is in the answer or not", "kind": {"value": "value", "prediction": "prediction",
                                                                           "function": "function"}},
     "es": {"answer": "Respuesta", "say": "Di primero", "wrong": "respuesta errónea probable",
            "means": "qué significa y qué decir", "ideas": "Qué comprueban sus casos, en orden",
+           "items": "Por qué cada opción está en la respuesta o no",
            "kind": {"value": "valor", "prediction": "predicción", "function": "función"}},
 }
 
@@ -82,6 +84,9 @@ def notes(language: str = "en") -> str:
             rows = [f"| {words['wrong']} | {words['means']} |", "|---|---|"]
             rows += [f"| {_cell(_code(answer))} | {_cell(tr(why))} |" for answer, why in question.misconceptions if why]
             parts.append("\n".join(rows) + "\n")
+            if question.item_reasons:
+                parts.append(f"{words['items']}:\n\n" + "\n".join(
+                    f"- `{item}`: {tr(reason)}" for item, reason in question.item_reasons.items()) + "\n")
         return "\n".join(parts)
     finally:
         set_language("en")

@@ -27,14 +27,15 @@ import itertools
 import pkgutil
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..language import MissingTranslation, tr
 
 __all__ = ["____", "KINDS", "Case", "Question", "Verdict", "Wrong", "all_questions", "answer_regex", "as_tuple",
-           "chapter_modules", "equals", "function_cases", "is_distinctive", "letter_set", "printed_forms",
+           "chapter_modules", "equals", "first_wrong_item", "function_cases", "is_distinctive", "letter_set",
+           "printed_forms",
            "standard_form"]
 
 
@@ -289,14 +290,32 @@ def _mismatch(given: Any, expected: Any) -> str | None:
     return None
 
 
+def first_wrong_item(wrong: Any, reasons: Mapping[Any, str]) -> str | None:
+    """Feedback on the first item of ``reasons`` (in the question's order) that is in ``wrong``, the items a learner
+    put in or left out by mistake: "Look again at X:" and why X belongs in the answer or not. ``None`` when no item
+    of ``reasons`` is wrong.
+
+    >>> first_wrong_item({"c"}, {"b": "B is another command.", "c": "C is another tool."})
+    'Look again at c: C is another tool.'
+    """
+    for item, reason in reasons.items():
+        if item in wrong:
+            return tr("Look again at {item}: {reason}", item=item, reason=tr(reason))
+    return None
+
+
 def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = None,
-           ordered: bool = True) -> Checker:
+           ordered: bool = True, item_reasons: Mapping[Any, str] | None = None) -> Checker:
     """A checker for a value answer: correct when it equals ``expected`` once both are in one form.
 
     The form is ``normalize(answer)`` when given, else :func:`standard_form` shaped like ``expected`` (with
     ``ordered=False`` when the order of a sequence does not matter). ``why`` is the explanation shown once the answer
     is right (in the learner's language, see :mod:`loopkit.language`). The question uses the same form to find the
     misconception behind a known wrong answer.
+
+    For a set answer, ``item_reasons`` says, for each item the question offers (in its order), why it belongs in the
+    answer or not: a wrong set that is none of the listed slips hears about its first wrong item
+    (:func:`first_wrong_item`).
     """
     if normalize is None:
         def normalize(answer: Any) -> Any:
@@ -314,12 +333,19 @@ def equals(expected: Any, *, why: str, normalize: Callable[[Any], Any] | None = 
                              error=type(exc).__name__, message=exc)
         if given == target:
             return True, tr(why)
+        if item_reasons and isinstance(given, frozenset) and isinstance(target, frozenset):
+            by_form = {next(iter(normalize({item})), item): item for item in item_reasons}
+            wrong = {by_form[form] for form in given ^ target if form in by_form}
+            found = first_wrong_item(wrong, item_reasons)
+            if found:
+                return False, found
         return False, _mismatch(given, target) or tr(
             "Your answer {answer} is not the expected value, nor one of the usual slips. "
             "Reread the section above the exercise, or ask for a hint.", answer=_short(answer))
 
     check.normalize = normalize
     check.why = why
+    check.item_reasons = dict(item_reasons or {})
     return check
 
 
@@ -449,6 +475,11 @@ class Question:
         return tuple(answer for answer, _ in self.misconceptions)
 
     @property
+    def item_reasons(self) -> dict:
+        """For a set answer, why each item the question offers is in it or not (empty when the question has none)."""
+        return dict(getattr(self._checker, "item_reasons", {}))
+
+    @property
     def cases(self) -> list[Case]:
         """A function exercise's test cases, in the order they are run (empty for a value or a prediction)."""
         return list(getattr(self._checker, "cases", []))
@@ -522,6 +553,7 @@ class Question:
         """Every English text this question shows a learner, so a test can prove each has a translation."""
         texts = [self.title, self._hint, *(why for _, why in self.misconceptions if why)]
         texts.extend(case.idea for case in self.cases if case.idea)
+        texts.extend(self.item_reasons.values())
         if getattr(self._checker, "why", None):
             texts.append(self._checker.why)
         if self._solution_code_is_prose:

@@ -92,6 +92,12 @@ q3 = Question(
         "a description or a timeout: A and D are the same action reworded. B runs another command and C is "
         "another tool, so both are new. Chapter 03 shows which fields count.",
         normalize=letter_set,
+        item_reasons={
+            "A": "A only adds a description, which says why the call is made, not what it does: the same action.",
+            "B": "B runs pytest -x, another command: the command is what the call does, so B is new work.",
+            "C": "C calls shell, another tool: the tool name is part of every key, so C is new work.",
+            "D": "D only adds a timeout, which limits the call but does not change what it does: the same action.",
+        },
     ),
     solution={"A", "D"},
     solution_code='prediction = {"A", "D"}   # fingerprint([CANDIDATES[x]]) == fingerprint([TESTS_CALL])',

@@ -110,6 +110,13 @@ q4 = Question(
         why="An empty dict, given or parsed from '{}', is a dict with no path: the same key as None. 'null', '[]' "
         "and '' are not dicts, so each is keyed by its own fallback text.",
         normalize=letter_set,
+        item_reasons={
+            "A": "'null' parses to None, but only a dict is used as arguments: null becomes the fallback 'null'.",
+            "B": "{} is a dict, with no path in it: it is keyed like None, read_file::0-0.",
+            "C": "'{}' parses to an empty dict, which is used like the dict {}: the same entry as None.",
+            "D": "'[]' parses to an array, not an object: the array is the fallback, read_file:[].",
+            "E": "'' does not parse as JSON at all: the empty text itself is the fallback, read_file: with nothing after.",
+        },
     ),
     solution={"B", "C"},
     solution_code='prediction = {"B", "C"}   # call_entry({"name": "read_file", "args": v}) for each v',

@@ -4,7 +4,7 @@ commit.
 
 A wrong set of names (9.3, 9.4, 9.8) or a wrong triple of deployments (9.7) that is none of the listed slips still
 gets specific feedback: the checker names the first item, in the question's order, that the answer gets wrong, and
-why that item goes or stays (:func:`_first_slip`).
+why that item goes or stays (:func:`loopkit.exercises.first_wrong_item`).
 """
 
 import html
@@ -15,16 +15,7 @@ from loopkit.boundaries import (DATA_SOURCES, HeaderValueError, deerflow_header_
 from loopkit.boundaries.pinned import is_blocked_env_name
 from loopkit.language import tr
 
-from . import Case, Question, equals, function_cases, standard_form
-
-
-def _first_slip(wrong, reasons):
-    """Feedback on the first item of ``reasons`` (in the question's order) that is in ``wrong``: "Look again at X:"
-    and why X goes or stays. ``None`` when no item of ``reasons`` is wrong."""
-    for item, reason in reasons.items():
-        if item in wrong:
-            return tr("Look again at {item}: {reason}", item=item, reason=tr(reason))
-    return None
+from . import Case, Question, equals, first_wrong_item, function_cases, standard_form
 
 
 def _spellings(answer):
@@ -57,7 +48,7 @@ def _name_set_checker(expected, reasons, *, why):
         if strangers:
             return False, tr("{names} is not one of the names in the question.", names=", ".join(strangers))
         wrong = {name for name in reasons if name.upper() in given ^ target}
-        return False, _first_slip(wrong, reasons)
+        return False, first_wrong_item(wrong, reasons)
 
     check.normalize = _names
     check.why = why
@@ -476,7 +467,7 @@ def _deployment_verdict(answer):
     if len(given) != len(_Q7_CHOICES):
         return False, tr("Give three words, one for each of A, B and C; you gave {count}.", count=len(given))
     wrong = {label for label, mine, right in zip(Q7_SITUATIONS, given, _Q7_CHOICES) if mine != right}
-    return False, _first_slip(wrong, _Q7_REASONS)
+    return False, first_wrong_item(wrong, _Q7_REASONS)
 
 
 _deployment_verdict.normalize = _deployments
