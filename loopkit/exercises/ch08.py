@@ -47,6 +47,18 @@ q1 = Question(
         why="Agreement carries loopkit's result over to upstream, for the four pinned definitions on the claims' own "
         "inputs: loopkit's BoundedDict keeps b and c after that script (2), and loopkit's fingerprint keeps every "
         "shuffled batch's digest (5). The middleware, the sandbox, your provider and later commits are not run.",
+        item_reasons={
+            1: "statement 1 is about when the middleware warns, the lifecycle level: the probe runs four definitions, "
+            "never the middleware and its hooks.",
+            2: "statement 2 is the eviction claim's own script on upstream's BoundedDict: loopkit keeps b and c, and "
+            "agreement carries that over to upstream.",
+            3: "statement 3 is about a later commit: the probe refuses any file that is not the pinned one.",
+            4: "statement 4 is about your model provider, a level the probe never reaches: it makes its own inputs.",
+            5: "statement 5 is the permutation-invariance claim's own inputs on upstream's _hash_tool_calls: loopkit "
+            "keeps every shuffled digest, and agreement carries that over to upstream.",
+            6: "statement 6 is about the middleware and the sandbox, two levels after the helpers: the probe runs "
+            "neither.",
+        },
     ),
     solution={2, 5},
     hint="Two questions for each statement: is it about one of the four definitions the probe runs, at the pinned "
@@ -110,6 +122,16 @@ q2 = Question(
         why="Only digest equality sees it: some generated batches hold a reversed read across buckets, keyed 2-0 by "
         "the copy and 0-2 by loopkit. The read-bucket claim's one reversed read, 200-1, stays inside bucket 0, and "
         "the other claims compare the copy with itself or never key a read.",
+        item_reasons={
+            "a": "claim a, normalization, never keys a read_file call, so a broken read key cannot change it.",
+            "b": "claim b's only reversed read, 200-1, has both ends in bucket 0: sorting them changes nothing.",
+            "c": "claim c, changed writes, never keys a read_file call.",
+            "d": "claim d, permutation invariance, compares the copy with itself: it still sorts a batch's calls.",
+            "e": "claim e, multiplicity, compares the copy with itself: it still counts every call.",
+            "f": "claim f, eviction, runs the bounded dict and never keys a read.",
+            "g": "claim g, digest equality, compares the copy with loopkit on generated batches, and some hold a read "
+            "reversed across buckets.",
+        },
     ),
     solution={"g"},
     solution_code='answer = {"g"}   # digest equality, alone',

@@ -122,7 +122,7 @@ def _digests(h: Helpers, batches: list) -> tuple:
     return tuple(h.fingerprint(batch) for batch in batches)
 
 
-#: The claims the tutorial makes about the helpers, each observed the same way on upstream and on loopkit.
+#: The claims about the helpers that the probe checks, each observed the same way on upstream and on loopkit.
 CLAIMS = (
     Claim("JSON normalization", "7 shapes: dict, JSON dict, JSON list and str, bad JSON, None, int", _normalization),
     Claim("read buckets", "read_file ranges 1-199, 200-1, 201, 150-250, and unusable numbers", _read_buckets),
