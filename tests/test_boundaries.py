@@ -913,11 +913,11 @@ def test_in_spanish_the_deployment_table_and_the_advice_read_in_spanish_but_choo
     assert advice.configure.startswith("autenticación, strip_server_owned en cada petición")
 
 
-# ------------------------------------------------------------------------------------------ seed 003's claims
+# ---------------------------------------------------------------------------------------- chapter 09's claims
 
 
-def test_seed_003_has_32_claims_each_pinned_with_a_line_or_labelled_later():
-    claims = b.SEED_003_CLAIMS
+def test_chapter_09_has_32_claims_each_pinned_with_a_line_or_labelled_later():
+    claims = b.BOUNDARY_CLAIMS
     assert [c.number for c in claims] == list(range(1, 33))
     pinned_files = {s.path.rsplit("/", 1)[1] for s in b.DEERFLOW_SOURCES if s.pinned}
     for claim in claims:
@@ -931,7 +931,7 @@ def test_seed_003_has_32_claims_each_pinned_with_a_line_or_labelled_later():
 
 def test_every_shown_claim_is_computed_by_the_pinned_functions():
     rows = b.claims_table()
-    shown = {c.number for c in b.SEED_003_CLAIMS if c.shown_by is not None}
+    shown = {c.number for c in b.BOUNDARY_CLAIMS if c.shown_by is not None}
     assert {int(r["#"]) for r in rows if r["computed at the pin"]} == shown
     by_number = {int(r["#"]): r for r in rows}
     assert by_number[12]["computed at the pin"] == "client alice, no session -> user_id='alice'"

@@ -1,4 +1,4 @@
-"""BoundedDict (FIFO) and LRUDict: the seed sequences, the API edges, and a reference-model property."""
+"""BoundedDict (FIFO) and LRUDict: chapter 04's sequences, the API edges, and a reference-model property."""
 
 import pytest
 from hypothesis import given

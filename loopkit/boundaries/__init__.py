@@ -6,8 +6,8 @@
   :func:`bind_skill_secrets`, :func:`gateway_run_config`, :func:`strip_message_metadata`,
   :func:`durable_context_layout`, :func:`bound_summary_text`, :func:`escape_blocked_tags`,
   :func:`mcp_interceptor_chain`).
-- ``claims``: seed 003's 32 claims, each with where to read it and what the pinned functions compute for it
-  (:data:`SEED_003_CLAIMS`, :func:`claims_table`).
+- ``claims``: chapter 09's 32 claims, each with where to read it and what the pinned functions compute for it
+  (:data:`BOUNDARY_CLAIMS`, :func:`claims_table`).
 
 Every other helper here is **this workbook's model of the idea**, not DeerFlow's code, and differs from it where
 its docstring says so; :data:`DEERFLOW_SOURCES` says where DeerFlow's own version can be read (a file at a commit,
@@ -48,7 +48,7 @@ from .pinned import (PINNED_FUNCTIONS, bind_skill_secrets, bound_summary_text, b
                      durable_context_layout, escape_blocked_tags, gateway_run_config, is_blocked_env_name,
                      mcp_interceptor_chain, pinned_url, redact_run_config, request_secrets, run_metadata_allowed,
                      strip_message_metadata)
-from .claims import SEED_003_CLAIMS, Claim, claims_table, claims_tally
+from .claims import BOUNDARY_CLAIMS, Claim, claims_table, claims_tally
 
 __all__ = [
     "EVIDENCE_LEVELS",
@@ -108,7 +108,7 @@ __all__ = [
     "escape_blocked_tags",
     "mcp_interceptor_chain",
     "Claim",
-    "SEED_003_CLAIMS",
+    "BOUNDARY_CLAIMS",
     "claims_table",
     "claims_tally",
 ]

@@ -1,9 +1,9 @@
-"""Seed 003's claims about DeerFlow's boundaries, each with where it can be read and, where the pinned code has it,
-the output of :mod:`loopkit.boundaries.pinned` that shows it (chapter 09).
+"""Chapter 09's claims about DeerFlow's boundaries, each with where it can be read and, where the pinned code has it,
+the output of :mod:`loopkit.boundaries.pinned` that shows it.
 
-The seed (the tutorial this workbook grew out of) is not in the repository. :data:`SEED_003_CLAIMS` is this
-workbook's enumeration of the 32 claims its boundaries part makes, as chapter 09 and the workbook's issues present
-them, in this workbook's words. Each claim is either about the pinned commit ``f1f4af99`` (and then cites the
+:data:`BOUNDARY_CLAIMS` is this workbook's enumeration of the 32 claims chapter 09 makes about the boundaries, in
+this workbook's words (they began as the claims of the unpublished tutorial the workbook grew out of; see
+docs/sources.md). Each claim is either about the pinned commit ``f1f4af99`` (and then cites the
 pinned file and line) or **later** (and then cites the PR or later commit, and says it is not in the pinned tree).
 A claim about the pin whose code the recorded decisions cover carries ``shown_by``: a function that runs the
 pinned model on a small input and returns what it computed, so the chapter's table is a checked output.
@@ -19,7 +19,7 @@ from .pinned import (bind_skill_secrets, bound_summary_text, build_sandbox_env, 
                      escape_blocked_tags, gateway_run_config, is_blocked_env_name, mcp_interceptor_chain,
                      redact_run_config, request_secrets, run_metadata_allowed, strip_message_metadata)
 
-__all__ = ["Claim", "SEED_003_CLAIMS", "claims_table", "claims_tally"]
+__all__ = ["Claim", "BOUNDARY_CLAIMS", "claims_table", "claims_tally"]
 
 Version = Literal["pinned", "later"]
 
@@ -170,7 +170,7 @@ _SECRETS = "secret_context.py"
 _SKILLS = "skill_activation_middleware.py"
 
 #: The 32 claims, in the order chapter 09 teaches them.
-SEED_003_CLAIMS = (
+BOUNDARY_CLAIMS = (
     Claim(1, "durable context", "the authority contract travels in a system message of its own", "pinned",
           f"{_DURABLE}:261", lambda: _layout(["human"], "Outline agreed.").split(", ")[0]),
     Claim(2, "durable context", "the recorded values travel in one human message, hidden from the UI and marked as "
@@ -240,7 +240,7 @@ SEED_003_CLAIMS = (
 )
 
 
-def claims_table(claims=SEED_003_CLAIMS) -> list[dict[str, str]]:
+def claims_table(claims=BOUNDARY_CLAIMS) -> list[dict[str, str]]:
     """One row per claim: its number, statement, version, where to read it, and what the pinned model computes for
     it ("" when the claim is later, or about pinned code the recording does not cover). Headings, statements and
     versions are in the learner's language; file names and computed values are facts and stay as they are.
@@ -261,7 +261,7 @@ def claims_table(claims=SEED_003_CLAIMS) -> list[dict[str, str]]:
     ]
 
 
-def claims_tally(claims=SEED_003_CLAIMS) -> dict[str, int]:
+def claims_tally(claims=BOUNDARY_CLAIMS) -> dict[str, int]:
     """How many claims are shown by a computed output, how many pinned ones are only cited, how many are later.
 
     >>> claims_tally()

@@ -16,7 +16,7 @@ from ._base import View, table_html
 
 __all__ = ["DEFAULT_SCRIPT", "eviction_race", "race_summary", "render_eviction_race"]
 
-#: The seed's sequence, then a read: enough to make all three policies disagree with room for two keys.
+#: Chapter 04's first example (update, then insert), then a read: enough to make all three policies disagree with room for two keys.
 DEFAULT_SCRIPT = "set a 1\nset b 2\nset a 3\nset c 4\nget a\nset d 5"
 
 
