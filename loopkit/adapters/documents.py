@@ -63,7 +63,9 @@ class Plan:
     """Where one run's records are: a description, the records with their locations, and what names the run.
 
     ``container`` describes where the messages were, in English, as a template filled from ``container_fields``
-    (``"samples[{k}] of an Inspect AI log"``, k=2), so a run can say it in the learner's language too.
+    (``"samples[{k}] of an Inspect AI log"``, k=2), so a run can say it in the learner's language too. ``outside``
+    is the rest of the run's object, without its records (a sample without its messages): a run that read no call
+    checks there too that no call was left unread.
     """
 
     container: str
@@ -72,6 +74,11 @@ class Plan:
     hint: str | None = None  # a format the document itself names (mini-swe-agent, swe-agent)
     container_fields: dict = field(default_factory=dict)
     of_many: bool = False  # one of several runs in its document (an Inspect sample, a thread state of a history)
+    outside: Any = None
+
+
+def _without(document: Mapping, *keys: str) -> dict:
+    return {key: value for key, value in document.items() if key not in keys}
 
 
 def indexed(records: Iterable, prefix: str, noun: str = "message index") -> Iterator[tuple[str, Any]]:
@@ -122,7 +129,8 @@ def _object_plans(document: Mapping, where: str) -> list[Plan]:
     if _thread_state(document):
         messages = as_list(document["values"]["messages"], where, "'values.messages'")
         meta = run_meta(document, document.get("metadata") or {}, document.get("checkpoint") or {})
-        return [Plan("a LangGraph thread state under 'values'", indexed(messages, where), meta)]
+        outside = {**document, "values": _without(document["values"], "messages")}
+        return [Plan("a LangGraph thread state under 'values'", indexed(messages, where), meta, outside=outside)]
     if "samples" in document and isinstance(document["samples"], list):  # an Inspect AI log
         if not document["samples"]:
             raise TraceError(f"{where}: an Inspect AI log with no samples (a header-only log?); expected samples[]")
@@ -132,14 +140,17 @@ def _object_plans(document: Mapping, where: str) -> list[Plan]:
                 raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
             records = indexed(sample["messages"], f"{where}: samples[{k}]")
             plans.append(Plan("samples[{k}] of an Inspect AI log", records, run_meta(sample),
-                              container_fields={"k": k}))
+                              container_fields={"k": k}, outside=_without(sample, "messages")))
         return plans
     if isinstance(document.get("trajectory"), list):
         return [Plan("a SWE-agent trajectory under 'trajectory'",
-                      indexed(document["trajectory"], where, "step index"), run_meta(document), hint="swe-agent")]
+                      indexed(document["trajectory"], where, "step index"), run_meta(document), hint="swe-agent",
+                      outside=_without(document, "trajectory"))]
     container, fields, messages = _container_list(document, where)
     noun = "event index" if fields.get("key") == "history" else "message index"
-    return [Plan(container, indexed(messages, where, noun), run_meta(document), _marker_hint(document), fields)]
+    outside = _without(document, fields["key"]) if "key" in fields else _without(document, "input", "output")
+    return [Plan(container, indexed(messages, where, noun), run_meta(document), _marker_hint(document), fields,
+                 outside=outside)]
 
 
 def _marker_hint(document: Mapping) -> str | None:
@@ -256,7 +267,8 @@ def _streamed_object(pieces: JsonPieces, where: str) -> Iterator[Plan]:
             for inner in pieces.members():
                 if inner == "messages" and pieces.peek() == "[":
                     yield Plan("a LangGraph thread state under 'values'", indexed(pieces.items(), where),
-                               run_meta(head, head.get("metadata") or {}, head.get("checkpoint") or {}))
+                               run_meta(head, head.get("metadata") or {}, head.get("checkpoint") or {}),
+                               outside=head)
                 else:
                     _skip(pieces)
         elif key in _STREAMED_LISTS and pieces.peek() == "[":
@@ -274,14 +286,14 @@ def _streamed_list(key: str, head: dict, pieces: JsonPieces, members: Iterator[s
         yield from _streamed_samples(pieces.items(), where)
     elif key == "trajectory":
         yield Plan("a SWE-agent trajectory under 'trajectory'", indexed(pieces.items(), where, "step index"), meta,
-                   hint="swe-agent")
+                   hint="swe-agent", outside=head)
     elif key == "input":  # a Responses request and, later in the object, its response: one run, in order
         yield Plan("a JSON object under '{key}'", indexed(_input_then_output(pieces, members), where), meta,
-                   _marker_hint(head), {"key": key})
+                   _marker_hint(head), {"key": key}, outside=head)
     else:
         noun = "event index" if key == "history" else "message index"
         yield Plan("a JSON object under '{key}'", indexed(pieces.items(), where, noun), meta, _marker_hint(head),
-                   {"key": key})
+                   {"key": key}, outside=head)
 
 
 def _input_then_output(pieces: JsonPieces, members: Iterator[str]) -> Iterator[Any]:
@@ -300,6 +312,7 @@ def _streamed_samples(samples: Iterator[Any], where: str) -> Iterator[Plan]:
         if not is_map(sample) or not isinstance(sample.get("messages"), list):
             raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
         yield Plan("samples[{k}] of an Inspect AI log", indexed(sample["messages"], f"{where}: samples[{k}]"),
-                   run_meta(sample), container_fields={"k": k}, of_many=more or k > 0)
+                   run_meta(sample), container_fields={"k": k}, of_many=more or k > 0,
+                   outside=_without(sample, "messages"))
     if empty:
         raise TraceError(f"{where}: an Inspect AI log with no samples (a header-only log?); expected samples[]")

@@ -94,12 +94,15 @@ class JsonPieces:
                 return
             self._read_more()
 
+    def _refuse_if_larger(self, size: int) -> None:
+        if size > self.max_value:
+            raise TraceError(f"{self.name}:{self.line_at(self.pos)}: a JSON value larger than {self.max_value} "
+                             f"bytes (max_record_bytes, --max-record-bytes); refused, so that memory stays bounded")
+
     def _grow(self) -> None:
         """The value at ``pos`` goes on past the window: read more, unless it is already too large to hold."""
         held = len(self.text) - self.pos
-        if held > self.max_value:
-            raise TraceError(f"{self.name}:{self.line_at(self.pos)}: a JSON value larger than {self.max_value} "
-                             f"bytes (max_record_bytes, --max-record-bytes); refused, so that memory stays bounded")
+        self._refuse_if_larger(held)
         self._read_more(at_least=held)  # doubling the window: a value of n bytes is parsed O(log n) times
 
     # -- reading ------------------------------------------------------------------------------------------------
@@ -136,6 +139,7 @@ class JsonPieces:
             if end >= len(self.text) and not self.eof:  # a number at the window's edge may go on
                 self._grow()
                 continue
+            self._refuse_if_larger(end - self.pos)  # one read of the stream may hold a whole large value
             self.pos = end
             return value
 

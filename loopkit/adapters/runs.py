@@ -38,6 +38,7 @@ from ..checks import require_int
 from ..language import tr
 from .base import Batch, Damaged, TraceError, is_map
 from .batching import Batcher, place
+from .call_shapes import find_call_shape
 from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta, streamed_plans
 from .formats import AUTO, FORMATS, get_format
 from .sources import (DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, json_lines, open_inputs, read_document,
@@ -80,9 +81,11 @@ class Run:
         self.requested = requested
         self.hint = plan.hint if requested == "auto" else None
         self._records = plan.records
+        self._outside = plan.outside
         self._batcher = Batcher(requested, hint=self.hint, skip_bad_records=options.skip_bad_records,
                                 on_bad_record=options.on_bad_record)
         self._started = False
+        self.read_to_the_end = False  # every record was read (a document read piece by piece can go on after it)
 
     format = property(lambda self: self._batcher.format.name if self._batcher.format else None,
                       doc="The format read (None while no record settled it).")
@@ -107,6 +110,7 @@ class Run:
         for where, record in self._records:
             yield from self._batcher.feed(where, record)
         yield from self._batcher.flush()
+        self.read_to_the_end = True
         self._check_usable()
 
     def _where(self) -> str:
@@ -116,12 +120,9 @@ class Run:
         """No silent zero: records were read, but none was a message of the chosen or detected format; or no call
         was read, though a record holds one."""
         batcher = self._batcher
-        if not batcher.calls and batcher.hidden_call is not None:
-            where, inside, shape = batcher.hidden_call
-            reader = f"the {batcher.format.name} reader" if batcher.format else "no reader"
-            raise TraceError(f"{where}: no tool call was read from this run, but the record at {where} holds "
-                             f"{shape} at {inside[:80]}, which {reader} takes for a call; the replay would be a "
-                             f"silent zero. If another format keeps its calls there, pick it with --format NAME")
+        if not batcher.calls:
+            self._check_no_call_was_left()
+
         if batcher.messages or not batcher.records:
             return
         found = [batcher.shapes()]
@@ -138,6 +139,23 @@ class Run:
         raise TraceError(f"{self._where()}: no record was read as a {batcher.requested} message: {batcher.records} "
                          f"records ({what}); pick another format with --format NAME (one of {others}) or --format "
                          f"auto{' (' + readers + ')' if readers else ''}")
+
+    def _check_no_call_was_left(self) -> None:
+        """A run that read no call must not hold one: not in a record, not beside its records in its document."""
+        batcher = self._batcher
+        if batcher.hidden_call is not None:
+            where, inside, shape = batcher.hidden_call
+            what = f"the record at {where}"
+        else:
+            found = find_call_shape(self._outside) if self._outside else None
+            if found is None:
+                return
+            (inside, shape), where, what = found, self._where(), "the document, beside the records read,"
+        reader = (f"the {batcher.format.name} reader does not take for a call" if batcher.format
+                  else "no reader takes for a call")
+        raise TraceError(f"{where}: no tool call was read from this run, but {what} holds {shape} at "
+                         f"{inside[:80]}, which {reader}; the replay would be a silent zero. If another format "
+                         f"keeps its calls there, pick it with --format NAME")
 
     @property
     def container(self) -> str:
@@ -257,7 +275,10 @@ def _input_runs(source: Input, requested: str, first_index: int, options: ReadOp
         plans = document_plans(document, source.name) if pieces is None else streamed_plans(pieces, source.name)
         for k, plan in enumerate(plans):
             label = _label(plan.meta, first_index + k) if plan.of_many or source.member else ""
-            yield Run(source.name, plan, requested, index=first_index + k, label=label, options=options)
+            run = Run(source.name, plan, requested, index=first_index + k, label=label, options=options)
+            yield run
+            if pieces is not None and not run.read_to_the_end:
+                return  # the reader stopped inside this run's part of the document: the rest cannot be found
         return
     expected = "expected one message object per line"
     lines = json_lines(source, head, options.max_record_bytes, lambda: expected)  # reads `expected` when it fails
