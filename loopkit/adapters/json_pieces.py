@@ -34,8 +34,11 @@ from .base import TraceError
 
 __all__ = ["JsonPieces"]
 
-#: How many bytes are read from the stream at a time (more when one value needs more).
+#: How many bytes are read from the stream at a time (more when one value needs more, up to GROWTH_BYTES).
 CHUNK_BYTES = 1 << 20
+#: The most read at once to grow the window around one large value: the window grows by doubling up to this step,
+#: then by this step, so that it never holds much more than the value itself (memory stays near ``max_value``).
+GROWTH_BYTES = 8 << 20
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -66,12 +69,12 @@ class JsonPieces:
             raise TraceError(f"{self.name}:{self.line_at(len(self.text))}: not UTF-8 text ({exc.reason})") from None
 
     def _read_more(self, at_least: int = CHUNK_BYTES) -> None:
-        """Drop what was read, then add at least ``at_least`` more bytes of the stream (or note its end)."""
+        """Drop what was read, then add about ``at_least`` more bytes of the stream (or note its end)."""
         if self.pos:
             self._first_line += self.text.count("\n", 0, self.pos)
             self._first_line_starts_window = self.text[self.pos - 1] == "\n"
             self.text, self.pos = self.text[self.pos:], 0
-        data = self.handle.read(max(at_least, CHUNK_BYTES))
+        data = self.handle.read(min(max(at_least, CHUNK_BYTES), GROWTH_BYTES))
         if data:
             self._append(data)
         else:
@@ -103,7 +106,7 @@ class JsonPieces:
         """The value at ``pos`` goes on past the window: read more, unless it is already too large to hold."""
         held = len(self.text) - self.pos
         self._refuse_if_larger(held)
-        self._read_more(at_least=held)  # doubling the window: a value of n bytes is parsed O(log n) times
+        self._read_more(at_least=held)  # doubling the window up to GROWTH_BYTES a step
 
     # -- reading ------------------------------------------------------------------------------------------------
 
@@ -179,7 +182,8 @@ class JsonPieces:
     def end(self) -> None:
         """Check that nothing but whitespace follows the document."""
         if self.peek():
-            raise TraceError(f"{self.name}:{self.line_at(self.pos)}: invalid JSON (extra data after the document)")
+            raise TraceError(f"{self.name}:{self.line_at(self.pos)}: invalid JSON (extra data after the document; "
+                             f"if the file is JSON Lines, name it .jsonl)")
 
 
 def _may_go_on(error: json.JSONDecodeError, window: int) -> bool:

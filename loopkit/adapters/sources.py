@@ -45,6 +45,9 @@ DEFAULT_MAX_RECORD_BYTES = 64 << 20
 WHOLE_DOCUMENT_BYTES = 16 << 20
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_LEADING_SPACE = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
+#: How much of a line too long to read is read at a time while it is passed over.
+_SKIP_BYTES = 1 << 20
 #: Every file ending these readers are written for, which a folder is searched for: JSON documents (``.json``,
 #: SWE-agent ``.traj``, ``.responses`` dumps of Responses items), JSON Lines, gzip, and zip archives (Inspect AI
 #: ``.eval``). The content decides the format; the ending only chooses which files a folder scan picks up.
@@ -195,22 +198,24 @@ def _too_long(raw: bytes, limit: int) -> bool:
 
 
 def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tuple[bool, list]:
-    """Is it JSON Lines? Reads just enough lines to tell (none longer than ``max_record_bytes``) and returns them, so
-    nothing needs rewinding.
+    """Is it JSON Lines? Reads just enough lines to tell and returns them, so nothing needs rewinding.
 
-    A ``.jsonl`` name says yes; a first line starting with ``[`` says no; a first line holding a whole JSON object
-    says yes if another line follows; an object cut off at the end of its first line is a pretty-printed document,
-    and so is a first line longer than any record (a document written on one line).
+    A ``.jsonl`` name says yes (its lines are read up to ``max_record_bytes``); a first line starting with ``[`` says
+    no; a first line holding a whole JSON object says yes if another line follows; an object cut off at the end of
+    its first line is a pretty-printed document, and so is a first line longer than what a document parsed whole may
+    hold (a document written on one line, which is then read piece by piece: the first line is never held whole).
     """
+    limit = max_record_bytes if source.jsonl_by_name else min(WHOLE_DOCUMENT_BYTES, max_record_bytes)
     head: list = []
     first = ""
     while True:
-        raw = source.handle.readline(max_record_bytes + 1)
+        raw = source.handle.readline(limit + 1)
         if not raw:
             break
         head.append(raw)
-        first = raw.decode("utf-8", "replace").lstrip("\ufeff").strip()
-        if _too_long(raw, max_record_bytes) and not source.jsonl_by_name:
+        start = _LEADING_SPACE.match(raw).end()
+        first = raw[start:start + 64].decode("utf-8", "replace").strip()  # enough to see how the line starts
+        if _too_long(raw, limit) and not source.jsonl_by_name:
             if first.startswith(("[", "{")):
                 return False, head
             break
@@ -225,6 +230,7 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
     if not first.startswith("{"):
         raise TraceError(f"{source.name}: expected a JSON array, a JSON object or JSON Lines; "
                          f"the file starts with {first[:20]!r}")
+    first = head[-1].decode("utf-8", "replace").lstrip("\ufeff").strip()  # the whole line (at most `limit`)
     try:
         json.loads(first)
     except json.JSONDecodeError as exc:
@@ -285,8 +291,10 @@ def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, 
             return
         lineno += 1
         if _too_long(raw, limit):
-            while raw and not raw.endswith(b"\n"):
-                raw = handle.readline(limit + 1)
+            raw = None  # let it go before reading past the rest of the line, a small piece at a time
+            rest = handle.readline(_SKIP_BYTES)
+            while rest and not rest.endswith(b"\n"):
+                rest = handle.readline(_SKIP_BYTES)
             yield lineno, None
         elif raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
             yield lineno, raw
