@@ -387,8 +387,8 @@ def test_records_the_chosen_format_does_not_read_are_counted_in_the_summary(tmp_
              {"type": "function_call", "call_id": "c", "name": "shell", "arguments": "{}"}]
     trace = load_trace(write(tmp_path, "rollout.jsonl", lines))
     assert trace.describe().endswith("openai-responses (auto-detected) in JSON Lines; 1 messages, 1 batches, "
-                                     "1 tool calls; 1 record not read as openai-responses (line 1: keys 'id', "
-                                     "'timestamp', 'instructions')")
+                                     "1 tool calls; skipped 1 record of a shape openai-responses does not read "
+                                     "(line 1: keys 'id', 'timestamp', 'instructions')")
 
 
 # -- in Spanish: what a run says about itself ------------------------------------------------------------------------

@@ -201,7 +201,7 @@ def test_a_record_of_unexpected_shape_is_listed_with_its_line(tmp_path):
                                                    "call_id": "c"}},
              {"kind": "debug", "text": "not a rollout record"}]
     trace = load_trace(write(tmp_path, "rollout.jsonl", lines))
-    assert trace.describe().endswith("; 1 record not read as codex (line 3: keys 'kind', 'text')")
+    assert trace.describe().endswith("; skipped 1 record of a shape codex does not read (line 3: keys 'kind', 'text')")
 
 
 # -- tool maps by default, cline ---------------------------------------------------------------------------------

@@ -127,6 +127,31 @@ def test_gemini_cli_preset_on_its_sample_and_the_older_read_file():
     assert ToolMap("gemini-cli").map_call(older)["args"] == {"path": "/a.py", "start_line": 1, "end_line": 200}
 
 
+def test_cline_preset_on_its_sample_and_its_other_variants():
+    # the sample: read, three replace_in_file edits, a command, attempt_completion (Cline's own, left as it is)
+    calls, tool_map = mapped("cline_task/api_conversation_history.json", "cline")
+    assert [c["name"] for c in calls] == ["read_file", "str_replace", "str_replace", "str_replace", "bash",
+                                          "attempt_completion"]
+    assert calls[0]["args"] == {"path": "src/dates.py"}  # the task_progress checklist is dropped
+    assert calls[4]["args"] == {"command": "python -m pytest -q", "requires_approval": False}
+    assert dict(tool_map.unmapped) == {"attempt_completion": 1}
+    cline = ToolMap("cline")
+    native = cline.map_call({"name": "write_to_file", "args": {"absolutePath": "/r/a.py", "content": "x"}})
+    search = cline.map_call({"name": "search_files", "args": {"path": "src", "regex": "def \\w+",
+                                                              "file_pattern": "*.py", "task_progress": "- [ ] x"}})
+    assert native["name"] == "write_file" and native["args"] == {"path": "/r/a.py", "content": "x"}
+    assert search["name"] == "grep" and search["args"] == {"path": "src", "pattern": "def \\w+", "glob": "*.py"}
+
+
+def test_codex_exec_command_and_gemini_replace_drop_what_is_not_the_call():
+    bash = ToolMap("codex").map_call({"name": "exec_command", "args": '{"cmd": "ls", "yield_time_ms": 1000}'})
+    assert bash["name"] == "bash" and bash["args"] == {"command": "ls", "yield_time_ms": 1000}
+    edit = {"name": "replace", "args": {"file_path": "a.py", "old_string": "x", "new_string": "y"}}
+    told = {**edit, "args": {**edit["args"], "instruction": "rename x to y"}}
+    gemini = ToolMap("gemini-cli")
+    assert gemini.map_call(told) == gemini.map_call({**edit, "args": {**edit["args"], "instruction": "other words"}})
+
+
 def test_every_preset_is_tested_above():
     assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli", "cline"}
 

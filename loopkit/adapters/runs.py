@@ -223,9 +223,10 @@ class Run:
         batcher = self._batcher
         n, shapes = batcher.unread_total, batcher.shapes(with_places=True)
         if self.format and n == 1:
-            return tr("1 record not read as {format} ({shapes})", format=self.format, shapes=shapes)
+            return tr("skipped 1 record of a shape {format} does not read ({shapes})", format=self.format, shapes=shapes)
         if self.format:
-            return tr("{n} records not read as {format} ({shapes})", n=n, format=self.format, shapes=shapes)
+            return tr("skipped {n} records of a shape {format} does not read ({shapes})", n=n, format=self.format,
+                      shapes=shapes)
         if n == 1:
             return tr("1 record not of a known format ({shapes})", shapes=shapes)
         return tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)

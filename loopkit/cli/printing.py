@@ -158,6 +158,8 @@ class Printer:
         name = report.label if not (member and report.label.startswith("run ")) else member
         name = f"  {name}" if report.label else report.name
         note = f"unusable: {report.error}" if report.error else (report.why or "")
+        if report.only_tool is not None and report.frequency_decisions:
+            note += f" ({report.only_tool} is the only tool this agent used)"
         stop = report.stop
         self.run_table.row(clip(display_name(name), 40, keep_end=True), report.format or "-", report.batches,
                            report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
