@@ -122,7 +122,6 @@ class Run:
         batcher = self._batcher
         if not batcher.calls:
             self._check_no_call_was_left()
-
         if batcher.messages or not batcher.records:
             return
         found = [batcher.shapes()]

@@ -54,6 +54,12 @@ def _size(text: str) -> int:
     return int(found.group(1)) * 1024 ** " KMG".index(found.group(2).upper() or " ")
 
 
+def _positive_jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes from 1, got {text!r}")
+    return int(text)
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a run number from 1, got {text!r}")
@@ -80,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--max-record-bytes", type=_size, default=DEFAULT_MAX_RECORD_BYTES, metavar="SIZE",
                         help="refuse one record (a line of JSON Lines, a message or sample of a document) longer "
                              "than SIZE, so memory stays bounded (default 64M)")
+    replay.add_argument("--jobs", type=_positive_jobs, metavar="N",
+                        help="replay up to N files of a folder (or of several files given) at once, in worker "
+                             "processes (default: one per core, at most 4; one file is always replayed alone)")
     replay.add_argument("--skip-bad-records", action="store_true",
                         help="skip a record that cannot be read (listed on stderr and counted) instead of refusing "
                              "its run")

@@ -5,21 +5,35 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
+import sys
 from typing import TextIO
 
 from ..checks import clip
 from ..detector import DetectorConfig
 from ..replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
 
-__all__ = ["Output", "Printer", "write_csv", "VERDICTS"]
+__all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 
 _CSV_COLUMNS = ("file", "run", "format", "messages", "batches", "calls", "replayed", "warnings", "first_warn_step",
                 "stop_step", "stop_layer", "stop_tool", "why", "verdict", "tool_map", "unmapped", "bad_records",
                 "cut_off", "error", "exit_code")
 #: The aggregate's counts, one per :attr:`RunReport.verdict`.
 VERDICTS = ("stopped_repeat", "stopped_budget", "warned", "quiet", "unusable")
+
+
+def bad_record_line(message: str) -> str:
+    """How a record skipped under --skip-bad-records is listed."""
+    return f"loopkit replay: skipped a bad record: {display_name(message)}"
+
+
+def print_bad_record(message: str) -> None:
+    """List a skipped record on this process's stderr, as it happens (a worker of a parallel replay calls it)."""
+    if isinstance(sys.stderr, io.TextIOWrapper):
+        sys.stderr.reconfigure(errors="backslashreplace")
+    print(bad_record_line(message), file=sys.stderr, flush=True)
 
 
 class _Table:
@@ -97,7 +111,7 @@ class Printer:
 
     def bad_record(self, message: str) -> None:
         """A record skipped under --skip-bad-records: listed as it happens, on stderr."""
-        print(f"loopkit replay: skipped a bad record: {display_name(message)}", file=self.err)
+        print(bad_record_line(message), file=self.err)
 
     def run_started(self, run) -> None:
         self.runs += 1

@@ -17,7 +17,8 @@ from ..middleware import middleware_for
 from ..tool_maps import DETECTED, ToolMap
 from .steps import Step, Tally, explain, replay_batches
 
-__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths"]
+__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths", "files_to_replay",
+           "report_file"]
 
 
 @dataclass
@@ -160,17 +161,26 @@ def report_paths(paths: Iterable[str], config: DetectorConfig | None = None, *, 
     reading = dict(max_bytes=max_bytes, max_record_bytes=max_record_bytes, skip_bad_records=skip_bad_records,
                    on_bad_record=on_bad_record)
     options = (config, upstream, format, reading, select, run_number, tool_map, on_step, on_run, with_state)
+    for item in files_to_replay(paths):
+        if isinstance(item, RunReport):
+            yield item
+        else:
+            yield from report_file(item, *options)
+
+
+def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
+    """The files ``paths`` name, folders searched, in order; a folder without transcripts is an error report."""
     for given in paths:
         files = transcript_files(given) if os.path.isdir(given) else [given]
         if not files:
             yield RunReport(str(given), error=f"{given}: a folder with no transcripts "
                                               f"({', '.join(TRANSCRIPT_SUFFIXES)})")
-        for path in files:
-            yield from _report_file(path, *options)
+        yield from files
 
 
-def _report_file(path, config, upstream, format, reading, select, run_number, tool_map, on_step, on_run,
-                 with_state):
+def report_file(path, config, upstream, format, reading, select, run_number, tool_map, on_step, on_run,
+                with_state) -> Iterator[RunReport]:
+    """The reports of one file's runs (see :func:`report_paths`, which gives the arguments their meaning)."""
     chosen = 0
     try:
         for run in iter_runs(path, format, **reading):
