@@ -44,3 +44,11 @@ def test_the_command_prints_the_same_whatever_jobs_says(tmp_path):
     assert outs[0].stderr == outs[1].stderr == f"loopkit replay: skipped a bad record: {bad}:2: invalid JSON " \
                                                f"(Expecting value at column 1); expected one message object per line\n"
     assert replay(ROOT / "README.md", "--jobs", "0").returncode == 2
+
+
+def test_standard_input_among_the_files_is_read_by_the_command_itself():
+    chat = ROOT / "notebooks" / "data" / "coding_loop.openai_chat.jsonl"
+    out = subprocess.run([sys.executable, "-m", "loopkit", "replay", "-", str(chat), "--jobs", "2"],
+                         input=chat.read_text(), capture_output=True, text=True, timeout=300)
+    rows = out.stdout.splitlines()
+    assert out.returncode == 1 and rows[1].startswith("<stdin>") and rows[-1].startswith("2 runs in 2 files: 2 stopped")

@@ -5,7 +5,7 @@ Why this is the same replay: files are independent (each run gets its own middle
 spreading them over processes changes the time and nothing else; ``tests/test_parallel_replay.py`` checks that the
 reports are equal. :func:`report_paths` stays the definition; this module only hands its files out. Workers start
 fresh (the ``spawn`` method), so a chapter's kernel is never forked. Where processes cannot be started, the files
-are replayed one after another, as :func:`report_paths` does.
+are replayed one after another, as :func:`report_paths` does, and so are they when one of them is standard input.
 
 Example::
 
@@ -73,7 +73,7 @@ def report_paths_at_once(paths: Iterable[str], config: DetectorConfig | None = N
     settings = _Settings(config, upstream, format, tuple(reading.items()), tuple(dict(select or {}).items()),
                          run_number, spec)
     files = [item for item in items if not isinstance(item, RunReport)]
-    if jobs <= 1 or len(files) <= 1:
+    if jobs <= 1 or len(files) <= 1 or "-" in files:  # standard input belongs to this process alone
         yield from report_paths(paths, config, upstream=upstream, format=format, select=select, run_number=run_number,
                                 tool_map=tool_map, **reading)
         return
