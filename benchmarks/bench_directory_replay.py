@@ -6,10 +6,11 @@ Generates a folder of transcripts in four formats, half JSON Lines (OpenAI Chat,
 documents (Anthropic Messages, a DeerFlow/LangGraph thread state), each a coding session of 60-80 model turns
 whose tool results are file contents of 1-3 KB, as real sessions are; no file is stopped, so every batch is
 replayed. Then it runs the command on the folder in a
-subprocess and reports MB/s (of transcript bytes) and the peak RSS, and runs it again on a folder of a quarter
-as many files of the same size: steady memory means the two peaks are close. MB/s is given twice: per wall second,
-and per CPU second of the command (user + system), which a shared, loaded machine changes far less; the load
-average is printed with them.
+subprocess (its files replayed several at once, one process per core: loopkit.replay.parallel) and reports MB/s
+(of transcript bytes, per wall second) and the peak RSS of its largest process, and runs it again on a folder of a
+quarter as many files of the same size: steady memory means the two peaks are close. The load average and the MB/s
+per CPU second of all the command's processes are printed too: a shared, loaded machine slows the first far more
+than the second.
 
 The goal (issue 21, after issue 11's 30 MB/s for 100 MB): at least 60 MB/s over 200 MB, in memory that does not grow
 with the number of files. The two JSON document formats are 2.2 MB each, so they are parsed whole; benchmarks/
@@ -139,12 +140,12 @@ def main(argv=None) -> int:
         code, elapsed, cpu, peak = measure(big)
         _, _, _, small_peak = measure(small)
     rate, cpu_rate = total / 1e6 / elapsed, total / 1e6 / cpu
-    print(f"{args.files} files, {total / 1e6:.1f} MB: {elapsed:.2f} s -> {rate:.1f} MB/s per wall second, "
-          f"{cpu_rate:.1f} MB/s per CPU second ({cpu:.2f} s; load average {load:.1f}, exit code {code}); "
-          f"peak RSS {peak:.1f} MB (a folder of {max(1, args.files // 4)} such files: {small_peak:.1f} MB)")
-    print(f"goal >= {GOAL_MB_S} MB/s: {'ok' if rate >= GOAL_MB_S else 'MISSED'} per wall second, "
-          f"{'ok' if cpu_rate >= GOAL_MB_S else 'MISSED'} per CPU second")
-    return 0 if max(rate, cpu_rate) >= GOAL_MB_S else 1
+    print(f"{args.files} files, {total / 1e6:.1f} MB: {elapsed:.2f} s -> {rate:.1f} MB/s (exit code {code}; "
+          f"load average {load:.1f}); {cpu_rate:.1f} MB/s per CPU second of all its processes ({cpu:.2f} s); "
+          f"peak RSS of its largest process {peak:.1f} MB (a folder of {max(1, args.files // 4)} such files: "
+          f"{small_peak:.1f} MB)")
+    print(f"goal >= {GOAL_MB_S} MB/s: {'ok' if rate >= GOAL_MB_S else 'MISSED'}")
+    return 0 if rate >= GOAL_MB_S else 1
 
 
 if __name__ == "__main__":
