@@ -45,8 +45,7 @@ SAMPLE_CASES = [
     # OpenHands: the two actions of resp-single-1 are one batch although an observation sits between them
     ("openhands_events.json", "openhands", [[["execute_bash", "str_replace_editor"], ["str_replace_editor"],
                                              ["finish"]]],
-     "9 messages, 3 batches, 4 tool calls; skipped 1 other record (1 action 'change_agent_state' without "
-     "tool_call_metadata)"),
+     "9 messages, 3 batches, 4 tool calls; skipped 1 other record (1 action 'change_agent_state')"),
     ("gemini_session.json", "gemini-cli", [[["read_file", "run_shell_command"], ["replace"]]],
      "5 messages, 2 batches, 3 tool calls"),
     ("inspect_log.json", "inspect-ai", [[["bash"], ["python"]], [["bash"], ["bash"], ["bash"]]],
@@ -199,7 +198,7 @@ def test_a_file_of_unknown_shape_is_an_error_that_says_what_was_found(tmp_path):
     assert message.startswith(f"{path}: no record was read as a message of any format: 4 records "
                               f"(3 with keys 'kind', 'text', 1 with type 'memo'); tried claude-code, codex, "
                               f"openhands, gemini-cli, smolagents, swe-agent, openai-responses, langchain, inspect-ai, "
-                              f"openai-chat, anthropic (mini-swe-agent is only read when named)."), message
+                              f"openai-chat, anthropic, mini-swe-agent."), message
     assert "--format NAME" in message
 
 
@@ -216,7 +215,8 @@ def test_an_explicit_format_that_reads_nothing_is_an_error_naming_it(tmp_path):
 
 def test_an_explicit_format_on_calls_of_another_format_is_a_located_mismatch(tmp_path):
     path = write(tmp_path, "s.jsonl", [claude_line("m1", tool_use(1))])
-    with pytest.raises(TraceError, match=rf"^{path}:1: claude-code tool calls in a trace read as codex$"):
+    with pytest.raises(TraceError, match=rf"^{path}:1: claude-code tool calls in a trace read as codex; "
+                                         rf"--format claude-code reads them$"):
         load_trace(path, format="codex")
 
 
@@ -288,13 +288,15 @@ def test_the_one_run_api_refuses_a_second_run_and_reads_a_one_line_output(tmp_pa
 
 
 def test_one_run_per_line_is_streamed_line_by_line(tmp_path):
-    # the second line is broken: the first run is replayed before the error is met
+    # the second line is broken: the first run is replayed before the error is met, in the run of that line
     path = write(tmp_path, "output.jsonl", text=json.dumps({"instance_id": "a", "history": [
         {"source": "user", "action": "message", "args": {}}]}) + "\n{broken\n")
     runs = iter_runs(path)
     assert len(list(next(runs))) == 0
+    broken = next(runs)
+    assert broken.label == "line 2"
     with pytest.raises(TraceError, match=rf"^{path}:2: invalid JSON"):
-        next(runs)
+        list(broken)
 
 
 # -- properties: the same calls, whatever the envelope ------------------------------------------------------------
@@ -385,8 +387,8 @@ def test_records_the_chosen_format_does_not_read_are_counted_in_the_summary(tmp_
              {"type": "function_call", "call_id": "c", "name": "shell", "arguments": "{}"}]
     trace = load_trace(write(tmp_path, "rollout.jsonl", lines))
     assert trace.describe().endswith("openai-responses (auto-detected) in JSON Lines; 1 messages, 1 batches, "
-                                     "1 tool calls; 1 record not read as openai-responses (1 with keys 'id', "
-                                     "'timestamp', 'instructions')")
+                                     "1 tool calls; skipped 1 record of a shape openai-responses does not read "
+                                     "(line 1: keys 'id', 'timestamp', 'instructions')")
 
 
 # -- in Spanish: what a run says about itself ------------------------------------------------------------------------
@@ -399,8 +401,7 @@ SPANISH_SAYS = {
     "codex_rollout.jsonl": "codex (detectado automáticamente) en JSON Lines; 12 mensajes, 3 lotes, 4 llamadas a "
                            "herramientas; se omitieron 5 registros de otro tipo (3 event_msg, 1 session_meta, "
                            "1 turn_context)",
-    "openhands_events.json": "; se omitió 1 registro de otro tipo (1 action 'change_agent_state' without "
-                             "tool_call_metadata)",
+    "openhands_events.json": "; se omitió 1 registro de otro tipo (1 action 'change_agent_state')",
     "swe_agent.traj": "swe-agent (indicado por el propio archivo) en una trayectoria de SWE-agent bajo 'trajectory'",
     "inspect_log.json": "(detectado automáticamente) en samples[0] de un registro de Inspect AI; 7 mensajes",
 }

@@ -90,11 +90,13 @@ def test_json_output_is_one_object_per_replayed_batch_then_a_summary():
     assert [(d["step"], d["action"]) for d in decisions if d["action"] != "ok"] == [(6, "warn"), (8, "warn"), (11, "stop")]
     assert decisions[10]["where"] == f"{LOOP}:23" and decisions[10]["calls"] == ["read_file"]
     assert len(decisions[0]["fingerprint"]) == 12 and "final answer" in decisions[10]["message"]
-    assert summary == {"file": str(LOOP), "run": None, "format": "openai-chat", "messages": 42, "batches": 20,
-                       "calls": 20, "replayed": 11, "warnings": 2, "first_warn_step": 6, "stop_step": 11,
-                       "stop_layer": "hash", "stop_tool": None,
+    assert summary == {"file": str(LOOP), "source": str(LOOP), "run": None, "format": "openai-chat",
+                       "messages": 42, "batches": 20, "calls": 20, "replayed": 11, "warnings": 2,
+                       "first_warn_step": 6, "stop_step": 11, "stop_layer": "hash", "stop_tool": None,
                        "why": "hash layer: the same batch 5 times in the last 20 turns (stops at 5)",
-                       "user_messages": 1, "skipped": {}, "unmapped": [], "error": None, "exit_code": 1}
+                       "verdict": "stopped_repeat", "user_messages": 1, "skipped": {}, "not_known": {},
+                       "bad_records": 0, "cut_off": None, "tool_map": None, "unmapped": [], "only_tool": None,
+                       "error": None, "exit_code": 1}
     assert decisions[5]["why"] == "hash layer: the same batch 3 times in the last 20 turns (warns at 3)"
     assert decisions[0]["why"] is None
 
@@ -344,8 +346,8 @@ def test_a_folder_gets_one_row_per_run_an_aggregate_and_the_worst_exit_code(tmp_
     assert set(rows) == {"a_loop.jsonl", "b_broken.jsonl", "c_quiet.json"}
     assert rows["a_loop.jsonl"].split()[1:7] == ["openai-chat", "6", "6", "3", "5", "hash"]
     assert "unusable: " in rows["b_broken.jsonl"] and "b_broken.jsonl:1: invalid JSON" in rows["b_broken.jsonl"]
-    assert lines[-1] == ("3 runs in 3 files: 1 stopped (1 by the hash layer, 0 by the frequency layer), "
-                         "0 warned only, 1 quiet, 1 unusable.")
+    assert lines[-1] == ("3 runs in 3 files: 1 stopped for a repeat (hash layer), 0 stopped by a call budget "
+                         "(frequency layer), 0 warned only, 1 quiet, 1 unusable.")
     (folder / "b_broken.jsonl").unlink()
     assert replay(folder).returncode == 1
     (folder / "a_loop.jsonl").unlink()
@@ -370,8 +372,8 @@ def test_json_for_several_runs_is_a_summary_each_then_an_aggregate():
     out = replay(LOOP, PROGRESS, "--json")
     records = [json.loads(line) for line in out.stdout.splitlines()]
     assert [list(r) for r in records] == [["summary"], ["summary"], ["aggregate"]]
-    assert records[-1]["aggregate"] == {"runs": 2, "files": 2, "stopped": 1, "stopped_by_hash": 1,
-                                        "stopped_by_frequency": 0, "warned_only": 0, "quiet": 1, "unusable": 0}
+    assert records[-1]["aggregate"] == {"runs": 2, "files": 2, "stopped_repeat": 1, "stopped_budget": 0,
+                                        "warned": 0, "quiet": 1, "unusable": 0}
     assert all(r["summary"]["format"] in ("openai-chat", "anthropic") for r in records[:2])
 
 
@@ -391,16 +393,21 @@ def test_a_file_of_runs_is_rows_and_select_or_run_picks_one_in_detail():
     assert replay(runs, "--run", "0").returncode == 2 and replay(runs, "--select", "nokey").returncode == 2
 
 
-def test_tool_names_are_mapped_or_the_summary_says_they_were_not():
+def test_tool_names_are_mapped_by_the_detected_formats_preset_unless_told_not_to():
     session = TRANSCRIPTS / "claude_code.session.jsonl"
     out = replay(session)
     assert out.returncode == 0
-    assert "Tool names were replayed as claude-code wrote them; --tool-map claude-code maps" in out.stdout
-    mapped = replay(session, "--tool-map", "claude-code", "--json")
-    summary = json.loads(mapped.stdout.splitlines()[-1])["summary"]
-    assert mapped.returncode == 0 and summary["format"] == "claude-code"
-    records = [json.loads(line) for line in mapped.stdout.splitlines()[:-1]]
-    assert "read_file" in {name for r in records for name in r["calls"]}
+    assert out.stdout.rstrip().endswith("Tool names mapped to DeerFlow's by the claude-code preset.")
+    raw = replay(session, "--tool-map", "none")
+    assert "Tool names were replayed as claude-code wrote them; --tool-map claude-code maps" in raw.stdout
+    for asked in ([], ["--tool-map", "claude-code"]):
+        mapped = replay(session, *asked, "--json")
+        summary = json.loads(mapped.stdout.splitlines()[-1])["summary"]
+        assert mapped.returncode == 0 and summary["format"] == "claude-code" and summary["tool_map"] == "claude-code"
+        records = [json.loads(line) for line in mapped.stdout.splitlines()[:-1]]
+        assert "read_file" in {name for r in records for name in r["calls"]} and "Read" not in str(records)
+    summary = json.loads(replay(session, "--tool-map", "none", "--json").stdout.splitlines()[-1])["summary"]
+    assert summary["tool_map"] is None and {"Read", "Edit", "Bash"} <= set(summary["unmapped"])
     out = replay(session, "--tool-map", "claude-code", "--map", "Read=read_file:file_path>path")
     assert out.returncode == 0
     out = replay(session, "--map", "Read")

@@ -81,3 +81,67 @@ def test_adding_a_duplicate_call_changes_the_fingerprint(batch, data):
 def test_fingerprint_is_twelve_lowercase_hex_characters(batch):
     digest = fingerprint(batch)
     assert len(digest) == 12 and set(digest) <= set("0123456789abcdef")
+
+
+# -- issue 21: a tool-call-shaped object is never a silent zero --------------------------------------------------
+
+import tempfile  # noqa: E402
+import pathlib  # noqa: E402
+
+from hypothesis import settings  # noqa: E402
+
+from loopkit.replay import report_paths  # noqa: E402
+
+_names = st.text(alphabet="abcdefgh_", min_size=1, max_size=6)
+_args = st.dictionaries(st.sampled_from(["path", "command", "x"]), st.text(max_size=4), max_size=2)
+#: One tool call in each shape a format writes (built here from the formats' documented shapes, not from loopkit).
+call_objects = st.one_of(
+    st.builds(lambda n, a: {"type": "tool_use", "id": "t", "name": n, "input": a}, _names, _args),  # Anthropic
+    st.builds(lambda n, a: {"id": "c", "type": "function", "function": {"name": n, "arguments": json.dumps(a)}},
+              _names, _args),  # OpenAI Chat Completions
+    st.builds(lambda n, a: {"type": "function_call", "call_id": "c", "name": n, "arguments": json.dumps(a)},
+              _names, _args),  # OpenAI Responses
+    st.builds(lambda n, a: {"name": n, "args": a, "id": "c"}, _names, _args),  # LangChain, Gemini CLI
+    st.builds(lambda n, a: {"id": "c", "function": n, "arguments": a}, _names, _args),  # Inspect AI
+)
+_filler = st.sampled_from([{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"},
+                           {"type": "human", "content": "hi"}, {"note": "x"}])
+_keys = st.sampled_from(["data", "meta", "content", "message", "items", "payload", "extra", "tool_calls", "z"])
+
+
+@st.composite
+def files_holding_a_call(draw):
+    """A file (name, text) whose records, or the document around them, hold one call-shaped object somewhere."""
+    value = draw(call_objects)
+    for _ in range(draw(st.integers(0, 3))):  # wrapped in objects and lists, under keys formats use and others
+        value = draw(st.sampled_from(["object", "list"])) == "list" and [value] or {draw(_keys): value}
+    records = draw(st.lists(_filler, max_size=3))
+    where = draw(st.sampled_from(["record", "beside"]))
+    if where == "record":
+        record = value if isinstance(value, dict) else {draw(_keys): value}
+        records.insert(draw(st.integers(0, len(records))), {**draw(st.sampled_from([{}, {"role": "user"},
+                                                                                      {"role": "assistant"}])),
+                                                            **record})
+    container = draw(st.sampled_from(["jsonl", "array", "messages"] if where == "record" else ["messages"]))
+    if container == "jsonl" and records:
+        return "t.jsonl", "".join(json.dumps(r) + "\n" for r in records)
+    if container == "array":
+        return "t.json", json.dumps(records)
+    document = {"messages": records}
+    if where == "beside":
+        document[draw(st.sampled_from(["meta", "info", "extra"]))] = value
+    return "t.json", json.dumps(document)
+
+
+@settings(max_examples=300)
+@given(files_holding_a_call())
+def test_a_file_holding_a_tool_call_is_never_zero_calls_with_exit_0(file):
+    """Whatever the envelope: either calls are read, or the file is unusable input (exit 2) that says why."""
+    name, text = file
+    with tempfile.TemporaryDirectory() as folder:
+        path = pathlib.Path(folder, name)
+        path.write_text(text)
+        reports = list(report_paths([str(path)]))
+    assert reports
+    for report in reports:
+        assert report.calls > 0 or report.exit_code == 2, (text, report.description)

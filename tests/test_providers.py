@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import fingerprint
+from loopkit.adapters.runs import records_run
 from loopkit.adapters import (
     FORMATS,
     TraceError,
@@ -287,7 +288,8 @@ def test_a_python_literal_is_parsed_but_never_evaluated(tmp_path):
 
 def test_explicit_format_mismatch_is_an_error_with_the_location(tmp_path):
     path = write(tmp_path, "t.jsonl", as_jsonl(anthropic()))
-    with pytest.raises(TraceError, match=r"t\.jsonl:2: anthropic tool calls in a trace read as openai-chat$"):
+    with pytest.raises(TraceError, match=r"t\.jsonl:2: anthropic tool calls in a trace read as openai-chat; "
+                                         r"--format anthropic reads them$"):
         load_trace(path, format="openai-chat")
 
 
@@ -491,10 +493,17 @@ def test_responses_custom_and_local_shell_calls_are_calls():
         [{"name": "ls", "args": "{}", "id": "c"}]]
 
 
-def test_other_responses_call_items_are_a_located_error():
-    items = [{"type": "computer_call", "call_id": "a", "action": {"type": "click"}}]
-    with pytest.raises(TraceError, match=r"^messages: message index 0: a 'computer_call' item .*not supported"):
-        batches_from_messages(items)
+def test_a_call_item_of_a_kind_not_known_yet_is_named_and_never_a_silent_zero():
+    # computer_call is not read (its fields were not checked against a source): beside other calls it is skipped and
+    # named; alone, the run would have no calls although it holds one, which is an error naming the record
+    unknown = {"type": "computer_call", "call_id": "a", "action": {"type": "click"}}
+    call = {"type": "function_call", "call_id": "b", "name": "ls", "arguments": "{}"}
+    run = records_run([call, unknown])
+    assert [b.calls for b in run] == [[{"name": "ls", "args": "{}", "id": "b"}]]
+    assert run.describe().endswith("skipped 1 record of a kind not known yet (1 item 'computer_call')")
+    with pytest.raises(TraceError, match=r"^messages: message index 0: no tool call was read from this run, but "
+                                         r"the record at messages: message index 0 holds a computer_call item"):
+        batches_from_messages([unknown])
 
 
 def test_a_string_content_holding_broken_tool_use_blocks_is_an_error_not_text():

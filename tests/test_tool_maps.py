@@ -72,13 +72,13 @@ def test_codex_preset_on_its_sample():
 
 def test_openhands_preset_on_its_sample_reports_what_it_left():
     calls, tool_map = mapped("openhands_events.json", "openhands")
+    # security_risk is dropped: OpenHands drops it before the action (function_calling.py at 156d0686)
     assert calls[:3] == [
-        {"name": "bash", "args": {"command": "ls /workspace/notes", "is_input": "false", "security_risk": "LOW"}},
+        {"name": "bash", "args": {"command": "ls /workspace/notes", "is_input": "false"}},
         {"name": "read_file", "args": {"command": "view", "path": "/workspace/notes/src/dates.py",
-                                       "security_risk": "LOW", "start_line": 1, "end_line": 60}},
+                                       "start_line": 1, "end_line": 60}},
         {"name": "str_replace", "args": {"command": "str_replace", "path": "/workspace/notes/src/dates.py",
-                                         "old_str": "return day, month", "new_str": "return day, month, year",
-                                         "security_risk": "LOW"}},
+                                         "old_str": "return day, month", "new_str": "return day, month, year"}},
     ]
     assert calls[3] == {"name": "finish", "args": json.dumps({"message": "Done.", "task_completed": "true"})}
     assert dict(tool_map.unmapped) == {"finish": 1}
@@ -90,7 +90,9 @@ def test_openhands_preset_on_its_sample_reports_what_it_left():
                                                                               "start_line": 5})),
     ({"command": "create", "path": "a.py", "file_text": "x"}, ("write_file", {"command": "create", "path": "a.py",
                                                                             "content": "x"})),
-    ({"command": "undo_edit", "path": "a.py"}, ("str_replace_editor", {"command": "undo_edit", "path": "a.py"})),
+    ({"command": "undo_edit", "path": "a.py", "security_risk": "LOW"}, ("str_replace", {"command": "undo_edit",
+                                                                                       "path": "a.py"})),
+    ({"command": "frobnicate", "path": "a.py"}, ("str_replace_editor", {"command": "frobnicate", "path": "a.py"})),
 ])
 def test_openhands_editor_commands(args, expected):
     tool_map = ToolMap("openhands")
@@ -119,14 +121,39 @@ def test_gemini_cli_preset_on_its_sample_and_the_older_read_file():
         {"name": "read_file", "args": {"path": "/home/dev/notes/tests/test_dates.py", "start_line": 1, "end_line": 40}},
         {"name": "bash", "args": {"command": "python -m pytest tests/test_dates.py -q", "description": "run the tests"}},
         {"name": "str_replace", "args": {"path": "/home/dev/notes/src/dates.py", "old_str": "return day, month",
-                                         "new_str": "return day, month, year", "instruction": "keep the year"}},
+                                         "new_str": "return day, month, year"}},  # the instruction is for the human
     ]
     older = {"name": "read_file", "args": {"absolute_path": "/a.py", "offset": 0, "limit": 200}}  # 0-based offset
     assert ToolMap("gemini-cli").map_call(older)["args"] == {"path": "/a.py", "start_line": 1, "end_line": 200}
 
 
+def test_cline_preset_on_its_sample_and_its_other_variants():
+    # the sample: read, three replace_in_file edits, a command, attempt_completion (Cline's own, left as it is)
+    calls, tool_map = mapped("cline_task/api_conversation_history.json", "cline")
+    assert [c["name"] for c in calls] == ["read_file", "str_replace", "str_replace", "str_replace", "bash",
+                                          "attempt_completion"]
+    assert calls[0]["args"] == {"path": "src/dates.py"}  # the task_progress checklist is dropped
+    assert calls[4]["args"] == {"command": "python -m pytest -q", "requires_approval": False}
+    assert dict(tool_map.unmapped) == {"attempt_completion": 1}
+    cline = ToolMap("cline")
+    native = cline.map_call({"name": "write_to_file", "args": {"absolutePath": "/r/a.py", "content": "x"}})
+    search = cline.map_call({"name": "search_files", "args": {"path": "src", "regex": "def \\w+",
+                                                              "file_pattern": "*.py", "task_progress": "- [ ] x"}})
+    assert native["name"] == "write_file" and native["args"] == {"path": "/r/a.py", "content": "x"}
+    assert search["name"] == "grep" and search["args"] == {"path": "src", "pattern": "def \\w+", "glob": "*.py"}
+
+
+def test_codex_exec_command_and_gemini_replace_drop_what_is_not_the_call():
+    bash = ToolMap("codex").map_call({"name": "exec_command", "args": '{"cmd": "ls", "yield_time_ms": 1000}'})
+    assert bash["name"] == "bash" and bash["args"] == {"command": "ls", "yield_time_ms": 1000}
+    edit = {"name": "replace", "args": {"file_path": "a.py", "old_string": "x", "new_string": "y"}}
+    told = {**edit, "args": {**edit["args"], "instruction": "rename x to y"}}
+    gemini = ToolMap("gemini-cli")
+    assert gemini.map_call(told) == gemini.map_call({**edit, "args": {**edit["args"], "instruction": "other words"}})
+
+
 def test_every_preset_is_tested_above():
-    assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli"}
+    assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli", "cline"}
 
 
 # -- user rules ----------------------------------------------------------------------------------------------------

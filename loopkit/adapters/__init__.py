@@ -12,14 +12,17 @@ Formats (``format=`` / ``--format``), one small reader each, in a module of its 
 ``inspect-ai``, ``swe-agent``, ``mini-swe-agent``, ``smolagents``. :mod:`.formats` lists them in detection order.
 
 The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
-limit, and tells JSON from JSON Lines; :mod:`.runs` finds the runs and their records; :mod:`.batching` reads
-records with a format and groups calls into batches; :mod:`.one_run` is the API for a file that holds one run.
+limit, and tells JSON from JSON Lines; :mod:`.json_pieces` reads a large document one value at a time;
+:mod:`.runs` finds the runs and their records; :mod:`.batching` reads records with a format and groups calls into
+batches; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
+holds one run.
 
 The API::
 
-    iter_runs(source, format="auto", *, max_bytes=DEFAULT_MAX_BYTES) -> Iterator[Run]
-    Run: path, index, label, meta, requested, format, picked_at, container,
-         messages, batches, calls, turns, skipped, unrecognised; iterate for Batch; describe()
+    iter_runs(source, format="auto", *, max_bytes=DEFAULT_MAX_BYTES, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
+              skip_bad_records=False, on_bad_record=None) -> Iterator[Run]
+    Run: path, index, label, meta, requested, format, picked_at, container, messages, batches, calls, turns,
+         skipped, not_known, unrecognised, bad_records, cut_off; iterate for Batch; describe()
     Batch(step, where, calls, turn)
     iter_trace(source, format="auto", *, max_bytes=...) -> TraceStream      # a file that holds one run
     load_trace(path, format="auto", *, max_bytes=...) -> Trace             # the same, read whole
@@ -34,11 +37,11 @@ Example::
         print(run.label, run.meta, run.describe())
 """
 
-from .base import Batch, Format, Message, Skipped, TraceError
+from .base import Batch, Damaged, Format, Message, Skipped, TraceError
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
-from .runs import CONTAINER_KEYS, META_KEYS, Run, iter_runs
-from .sources import DEFAULT_MAX_BYTES
+from .runs import CONTAINER_KEYS, META_KEYS, ReadOptions, Run, iter_runs
+from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, TRANSCRIPT_SUFFIXES
 
 __all__ = [
     "FORMATS",
@@ -46,11 +49,15 @@ __all__ = [
     "CONTAINER_KEYS",
     "META_KEYS",
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_RECORD_BYTES",
+    "TRANSCRIPT_SUFFIXES",
     "TraceError",
     "Batch",
+    "Damaged",
     "Format",
     "Message",
     "Skipped",
+    "ReadOptions",
     "Run",
     "Trace",
     "TraceStream",

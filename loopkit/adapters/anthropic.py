@@ -1,6 +1,12 @@
 """Anthropic Messages: ``{"role": "assistant", "content": [{"type": "tool_use", "id", "name", "input"}]}``
 (``server_tool_use`` and ``mcp_tool_use`` blocks too); the blocks of one message form one batch. A ``content``
-list saved as a string is decoded; a string that fails to decode is text, unless it holds ``tool_use`` blocks."""
+list saved as a string is decoded; a string that fails to decode is text, unless it holds ``tool_use`` blocks.
+
+The same message may come wrapped, ``{"role": "assistant", "message": {"content": [...]}}``, in a record without a
+``type`` (Cursor's agent transcripts are written so, as documented by third parties; Claude Code's records, which
+carry a ``type``, are :mod:`loopkit.adapters.claude_code`'s). Cline's saved task history
+(``api_conversation_history.json``) is a list of these messages too, with fields of its own beside them
+(cline/cline ``src/shared/messages/content.ts`` at commit 60c5f9f2)."""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .base import Format, Message, TraceError, assistant_only, decode_list, is_map, required, tool_name
+from .base import Format, Message, TraceError, decode_list, is_map, required, tool_name
 
 CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 _TOOL_USE_TEXT = re.compile(r"""["']type["']\s*:\s*["'](?:server_|mcp_)?tool_use["']""")
@@ -58,14 +64,24 @@ def read(record: Mapping, where: str) -> Message | None:
     >>> read({"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "ls", "input": {}}]}, "m").calls
     [{'name': 'ls', 'args': {}, 'id': 't'}]
     """
-    role = record.get("role")
+    message = _unwrapped(record)
+    role = message.get("role", record.get("role"))
     if role not in ("user", "assistant", "system"):
         return None
-    blocks = content_blocks(record.get("content"), where)
+    blocks = content_blocks(message.get("content"), where)
     calls = block_calls(blocks, where)
-    if calls:
-        assistant_only(record, where)
+    if calls and role != "assistant":
+        raise TraceError(f"{where}: a {role!r} message carries tool calls; expected them on an assistant message")
     return Message(calls, user_prompt=role == "user" and is_prompt(blocks))
 
 
-FORMAT = Format("anthropic", read, call_keys=("content",))
+def _unwrapped(record: Mapping) -> Mapping:
+    """The message inside ``{"role", "message": {"content"}}`` when the record has no ``type``; the record itself
+    otherwise."""
+    inner = record.get("message")
+    if "type" not in record and "content" not in record and is_map(inner) and "content" in inner:
+        return inner
+    return record
+
+
+FORMAT = Format("anthropic", read, call_keys=("content", "message"))

@@ -3,7 +3,8 @@
 An adapter reads one *record* (one JSON object: a message, an event, a log line) and answers with one of three
 things: a :class:`Message` (a message of its format, with the tool calls it carries), a :class:`Skipped` (a
 record of its format that is not a message, such as a Claude Code ``summary`` line), or ``None`` (not a record of
-its format). A *call* is a ``{"name", "args", "id"}`` dict whose ``args`` are exactly what the provider sent.
+its format). A *call* is a ``{"name", "args", "id"}`` dict whose ``args`` are exactly what the provider sent. A record
+that could not even be parsed reaches the adapters as a :class:`Damaged` value, which says why.
 
 Strings that should hold lists (``tool_calls`` saved with ``str()``) are decoded with ``json.loads``, then with
 ``ast.literal_eval`` for Python-literal dumps that JSON could hold; nothing is ever ``eval``-ed.
@@ -19,8 +20,8 @@ from typing import Any, Literal
 
 from ..batches import Batch
 
-__all__ = ["TraceError", "Batch", "Message", "Skipped", "Format", "is_map", "decode_list", "as_list", "tool_name",
-           "required", "entry", "openai_calls", "assistant_only"]
+__all__ = ["TraceError", "Batch", "Message", "Skipped", "Damaged", "Format", "is_map", "decode_list", "as_list",
+           "tool_name", "required", "entry", "openai_calls", "assistant_only"]
 
 
 class TraceError(ValueError):
@@ -44,9 +45,22 @@ class Message:
 
 @dataclass(frozen=True)
 class Skipped:
-    """A record that belongs to a format but is not a message (``kind`` names it, for the count)."""
+    """A record that belongs to a format but is not a message (``kind`` names it, for the count). ``unknown`` marks
+    a kind the reader does not know yet (a Codex item type newer than this workbook): skipped, and named in the
+    summary as such, never a reason to refuse the file."""
 
     kind: str
+    unknown: bool = False
+
+
+@dataclass(frozen=True)
+class Damaged:
+    """A record that could not be parsed: ``error`` says where and why (``FILE:LINE: invalid JSON ...``).
+    ``cut_off`` marks the last line of a JSON Lines file that ends in the middle of a value, as a session still being
+    written (or one that crashed) leaves it: reported, not an error."""
+
+    error: str
+    cut_off: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,8 +72,9 @@ class Format:
     only when it holds one of them, so a call in a shape the chosen format does not read is an error, never lost.
     ``batching`` is ``"turn"`` (each message is a batch; records sharing a turn id join one) or ``"consecutive"``
     (consecutive call items join one batch, as Responses items do). A ``distinctive`` format is settled by its first
-    record, calls or not; an ``auto`` format may be detected record by record (mini-swe-agent may not: its calls
-    are code fences in text, which any chat message can hold).
+    record, calls or not; an ``auto`` format may be detected record by record. ``detect``, when given, is the stricter
+    reader that detection and the checks of other formats use: mini-swe-agent's calls are code fences in text, which
+    any chat message can hold, so only a fence named for mini-swe-agent tells it from a chat.
     """
 
     name: str
@@ -68,6 +83,11 @@ class Format:
     batching: Literal["turn", "consecutive"] = "turn"
     distinctive: bool = False
     auto: bool = True
+    detect: Callable[[Mapping, str], "Message | Skipped | None"] | None = None
+
+    def read_to_detect(self, record: Mapping, where: str) -> "Message | Skipped | None":
+        """What this format makes of ``record`` when it is only being tried (its ``detect`` reader, else ``read``)."""
+        return (self.detect or self.read)(record, where)
 
 
 def is_map(value: Any) -> bool:

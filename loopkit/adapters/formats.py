@@ -3,14 +3,15 @@
 Formats whose records carry an envelope of their own (Claude Code, Codex, OpenHands, Gemini CLI, smolagents,
 SWE-agent) come first: their first record settles the question. The message formats come after, in the order that
 keeps each call with the format that owns it: a Responses item is told by its ``type``, LangChain's calls have
-``args`` where OpenAI's have ``function``, Inspect names the tool in a string ``function``, and Anthropic's calls are
-``tool_use`` blocks in ``content``.
+``args`` where OpenAI's have ``function``, Inspect names the tool in a string ``function``, Anthropic's calls are
+``tool_use`` blocks in ``content``, and mini-swe-agent's are code fences in text, detected only by the fence named
+for it (``mswea_bash_command``).
 """
 
 from __future__ import annotations
 
-from . import (anthropic, claude_code, codex, gemini_cli, inspect_ai, langchain, openai_chat, openai_responses,
-               openhands, smolagents, swe_agent)
+from . import (anthropic, claude_code, codex, gemini_cli, inspect_ai, langchain, mini_swe_agent, openai_chat,
+               openai_responses, openhands, smolagents, swe_agent)
 from .base import Format
 
 __all__ = ["REGISTRY", "FORMATS", "AUTO", "CALL_KEY_OWNERS", "get_format"]
@@ -28,7 +29,7 @@ REGISTRY: tuple[Format, ...] = (
     inspect_ai.FORMAT,
     openai_chat.FORMAT,
     anthropic.FORMAT,
-    swe_agent.MINI_SWE_AGENT,
+    mini_swe_agent.FORMAT,
 )
 
 #: The names ``format=`` (and ``--format``) takes, besides ``"auto"``: the four message formats first.

@@ -12,7 +12,7 @@ from typing import Any
 from ..language import tr
 from .base import Batch, TraceError
 from .runs import Run, check_format, iter_runs, records_run
-from .sources import DEFAULT_MAX_BYTES
+from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES
 
 __all__ = ["TraceStream", "iter_trace", "Trace", "load_trace", "batches_from_messages"]
 
@@ -25,7 +25,8 @@ class TraceStream:
     use :func:`iter_runs` for those. A stream can be iterated once.
     """
 
-    def __init__(self, source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
+                 max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> None:
         if hasattr(source, "read"):
             name = getattr(source, "name", None)
             self._path = name if isinstance(name, str) else "<stream>"
@@ -33,7 +34,7 @@ class TraceStream:
             self._path = "<stdin>" if source == "-" else os.fspath(source)
         self._source = source
         self.requested = check_format(format)
-        self.max_bytes = max_bytes
+        self.max_bytes, self.max_record_bytes = max_bytes, max_record_bytes
         self._run: Run | None = None
         self._started = False
 
@@ -53,7 +54,8 @@ class TraceStream:
         if self._started:
             raise RuntimeError("a TraceStream can be iterated only once; call iter_trace() again")
         self._started = True
-        runs = iter_runs(self._source, self.requested, max_bytes=self.max_bytes)
+        runs = iter_runs(self._source, self.requested, max_bytes=self.max_bytes,
+                         max_record_bytes=self.max_record_bytes)
         self._run = next(runs)
         yield from self._run
         second = next(runs, None)
@@ -68,7 +70,8 @@ class TraceStream:
         return self._run.describe()
 
 
-def iter_trace(path, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES) -> TraceStream:
+def iter_trace(path, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
+               max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> TraceStream:
     """Stream a one-run transcript's batches without loading it whole (JSON Lines are read line by line). ``path``
     may also be an open binary file, such as ``sys.stdin.buffer``; it need not be seekable.
 
@@ -82,7 +85,7 @@ def iter_trace(path, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES
     ...     [(b.step, b.calls) for b in stream], stream.format
     ([(1, [{'name': 'bash', 'args': '{"command": "ls"}', 'id': 'c1'}])], 'openai-chat')
     """
-    return TraceStream(path, format, max_bytes=max_bytes)
+    return TraceStream(path, format, max_bytes=max_bytes, max_record_bytes=max_record_bytes)
 
 
 @dataclass
@@ -115,7 +118,8 @@ class Trace:
         return len(self.batches)
 
 
-def load_trace(path: str | os.PathLike, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES) -> Trace:
+def load_trace(path: str | os.PathLike, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
+               max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> Trace:
     """Read a one-run transcript file into batches, detecting its format unless ``format`` names one.
 
     >>> import json, pathlib, tempfile
@@ -129,7 +133,7 @@ def load_trace(path: str | os.PathLike, format: str = "auto", *, max_bytes: int 
     >>> trace.format, trace.batches
     ('anthropic', [[{'name': 'read_file', 'args': {'path': 'a.py'}, 'id': 't1'}]])
     """
-    stream = TraceStream(path, format, max_bytes=max_bytes)
+    stream = TraceStream(path, format, max_bytes=max_bytes, max_record_bytes=max_record_bytes)
     batches, where, turns = [], [], []
     for batch in stream:
         batches.append(batch.calls)

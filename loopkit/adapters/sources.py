@@ -7,33 +7,51 @@ decompression bomb (a few kilobytes that expand to gigabytes) cannot exhaust mem
 more than the limit is refused before it is opened.
 
 JSON or JSON Lines? ``.jsonl`` and ``.ndjson`` names are JSON Lines; otherwise the first lines decide (see
-:func:`sniff`), read through an iterator so a pipe never needs rewinding.
+:func:`sniff`), so a pipe never needs rewinding.
+
+No single JSON value is held in memory above ``max_record_bytes`` (64 MiB unless told otherwise): a line of JSON Lines
+is read with a bounded ``readline``, a document up to :data:`WHOLE_DOCUMENT_BYTES` is parsed whole, and a larger one
+piece by piece (:mod:`loopkit.adapters.json_pieces`), one message, event or sample at a time. A line past the limit is
+a bad record at its line; a value past it, an error at its line.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
-import itertools
 import json
 import os
 import re
 import sys
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..checks import require_int
-from .base import TraceError
+from .base import Damaged, TraceError
+from .json_pieces import JsonPieces
 
-__all__ = ["DEFAULT_MAX_BYTES", "Input", "open_inputs", "sniff", "parse_json", "jsonl_value", "decode_document"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_RECORD_BYTES", "WHOLE_DOCUMENT_BYTES", "TRANSCRIPT_SUFFIXES", "Input",
+           "open_inputs", "sniff", "parse_json", "jsonl_value", "json_lines", "read_document", "decode_document"]
 
 #: The most bytes read from one decompressed file or archive member.
 DEFAULT_MAX_BYTES = 1 << 30
+#: The most bytes of one JSON value held in memory: a line of JSON Lines, or one message, event or sample of a
+#: document (``max_record_bytes``, ``--max-record-bytes``).
+DEFAULT_MAX_RECORD_BYTES = 64 << 20
+#: Documents up to this size (or ``max_record_bytes``, if smaller) are parsed whole; larger ones piece by piece.
+WHOLE_DOCUMENT_BYTES = 16 << 20
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_LEADING_SPACE = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
+#: How much of a line too long to read is read at a time while it is passed over.
+_SKIP_BYTES = 1 << 20
+#: Every file ending these readers are written for, which a folder is searched for: JSON documents (``.json``,
+#: SWE-agent ``.traj``, ``.responses`` dumps of Responses items), JSON Lines, gzip, and zip archives (Inspect AI
+#: ``.eval``). The content decides the format; the ending only chooses which files a folder scan picks up.
+TRANSCRIPT_SUFFIXES = (".json", ".traj", ".responses", *JSONL_SUFFIXES, ".gz", ".zip", ".eval")
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZIP_MAGIC = b"PK"
 #: Members only an Inspect AI ``.eval`` archive holds (UKGovernmentBEIS/inspect_ai, log/_recorders/eval.py).
@@ -174,17 +192,33 @@ def open_inputs(source: Any, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Inp
 # -- JSON or JSON Lines -------------------------------------------------------------------------------------------
 
 
-def sniff(source: Input, lines: Iterator[bytes]) -> tuple[bool, list]:
+def _too_long(raw: bytes, limit: int) -> bool:
+    """A line read with ``readline(limit + 1)`` that stopped at the limit, not at its end."""
+    return len(raw) > limit and not raw.endswith(b"\n")
+
+
+def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tuple[bool, list]:
     """Is it JSON Lines? Reads just enough lines to tell and returns them, so nothing needs rewinding.
 
-    A ``.jsonl`` name says yes; a first line starting with ``[`` says no; a first line holding a whole JSON object
-    says yes if another line follows; an object cut off at the end of its first line is a pretty-printed document.
+    A ``.jsonl`` name says yes (its lines are read up to ``max_record_bytes``); a first line starting with ``[`` says
+    no; a first line holding a whole JSON object says yes if another line follows; an object cut off at the end of
+    its first line is a pretty-printed document, and so is a first line longer than what a document parsed whole may
+    hold (a document written on one line, which is then read piece by piece: the first line is never held whole).
     """
+    limit = max_record_bytes if source.jsonl_by_name else min(WHOLE_DOCUMENT_BYTES, max_record_bytes)
     head: list = []
     first = ""
-    for raw in lines:
+    while True:
+        raw = source.handle.readline(limit + 1)
+        if not raw:
+            break
         head.append(raw)
-        first = raw.decode("utf-8", "replace").lstrip("\ufeff").strip()
+        start = _LEADING_SPACE.match(raw).end()
+        first = raw[start:start + 64].decode("utf-8", "replace").strip()  # enough to see how the line starts
+        if _too_long(raw, limit) and not source.jsonl_by_name:
+            if first.startswith(("[", "{")):
+                return False, head
+            break
         if first:
             break
     if not first:  # the same for every suffix: no content at all is unusable, an empty list is not
@@ -196,6 +230,7 @@ def sniff(source: Input, lines: Iterator[bytes]) -> tuple[bool, list]:
     if not first.startswith("{"):
         raise TraceError(f"{source.name}: expected a JSON array, a JSON object or JSON Lines; "
                          f"the file starts with {first[:20]!r}")
+    first = head[-1].decode("utf-8", "replace").lstrip("\ufeff").strip()  # the whole line (at most `limit`)
     try:
         json.loads(first)
     except json.JSONDecodeError as exc:
@@ -204,11 +239,13 @@ def sniff(source: Input, lines: Iterator[bytes]) -> tuple[bool, list]:
         return exc.pos < len(first), head
     except (ValueError, RecursionError):
         pass  # a whole line Python cannot hold; the reader reports it where it is
-    for raw in lines:  # a whole object on the first line: JSON Lines if another line follows
+    while True:  # a whole object on the first line: JSON Lines if another line follows
+        raw = source.handle.readline(max_record_bytes + 1)
+        if not raw:
+            return False, head
         head.append(raw)
         if raw.strip():
             return True, head
-    return False, head
 
 
 def parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
@@ -243,11 +280,69 @@ def jsonl_value(raw: bytes, path: str, lineno: int, expected: str) -> Any:
     return parse_json(text, path, lineno, expected)
 
 
-def jsonl_lines(head: list, lines: Iterator[bytes]) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for every line with content, the sniffed ``head`` first."""
-    for lineno, raw in enumerate(itertools.chain(head, lines), 1):
-        if raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
+def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(line number, raw line)`` for every line with content, the sniffed ``head`` first; ``None`` for a line
+    longer than ``limit``, whose rest is read past a bounded piece at a time."""
+    pending = iter(head)
+    lineno = 0
+    while True:
+        raw = next(pending, None) or handle.readline(limit + 1)
+        if not raw:
+            return
+        lineno += 1
+        if _too_long(raw, limit):
+            raw = None  # let it go before reading past the rest of the line, a small piece at a time
+            rest = handle.readline(_SKIP_BYTES)
+            while rest and not rest.endswith(b"\n"):
+                rest = handle.readline(_SKIP_BYTES)
+            yield lineno, None
+        elif raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
             yield lineno, raw
+
+
+def _ends_mid_value(raw: bytes) -> bool:
+    """Does this line end in the middle of a JSON value (a record still being written), rather than being wrong?"""
+    text = raw.decode("utf-8", "replace").strip()
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Extra data"):
+            return False
+        return exc.pos >= len(text) - 1 or exc.msg.startswith("Unterminated string")
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+def json_lines(source: Input, head: list, max_record_bytes: int,
+               expected: Callable[[], str]) -> Iterator[tuple[str, Any]]:
+    """``(FILE:LINE, value)`` for every line of JSON Lines; a line that cannot be parsed gives a :class:`Damaged`
+    value instead, so the reader decides: the last line, when it has no newline and stops in the middle of a value,
+    is ``cut_off`` (a session still being written, or one that crashed). ``expected()`` says what a line should
+    hold, for the error (one message, or one run: the first line decides)."""
+    for lineno, raw in _raw_lines(head, source.handle, max_record_bytes):
+        where = f"{source.name}:{lineno}"
+        if raw is None:
+            yield where, Damaged(f"{where}: a line longer than {max_record_bytes} bytes (max_record_bytes, "
+                                 f"--max-record-bytes); not read, so that memory stays bounded")
+            continue
+        try:
+            yield where, jsonl_value(raw, source.name, lineno, expected())
+        except TraceError as exc:
+            # a line without its newline can only be the last one: readline stops early only at the end
+            yield where, Damaged(str(exc), cut_off=not raw.endswith(b"\n") and _ends_mid_value(raw))
+
+
+def read_document(source: Input, head: list, max_record_bytes: int) -> tuple[Any, JsonPieces | None]:
+    """The document of ``source``: parsed whole when it is small (``(document, None)``), else a cursor to read it
+    piece by piece (``(None, pieces)``)."""
+    data = b"".join(head)
+    whole = min(WHOLE_DOCUMENT_BYTES, max_record_bytes)
+    if len(data) <= whole:
+        data += source.handle.read(whole + 1 - len(data))
+    if len(data) <= whole:
+        return decode_document(data, source.name), None
+    return None, JsonPieces(source.handle, source.name, max_record_bytes, head=data)
 
 
 def decode_document(data: bytes, path: str) -> Any:

@@ -5,7 +5,9 @@ formats are :mod:`loopkit.adapters`, the tool names :mod:`loopkit.tool_maps`, th
 
 One run (a file that holds one conversation, or the run picked by ``--select``/``--run``) is printed in detail:
 every batch that warned or stopped, with why, then a one-line summary. Several runs (a folder, several files, or
-a file of many runs) get one row each and an aggregate line. Exit codes: 2 if any input was unusable, else 1 if
+a file of many runs) get one row each, a line above the rows of each file that holds several, and an aggregate line
+that counts repeat stops and budget stops apart; the files of a folder are replayed several at once (``--jobs``,
+:mod:`loopkit.replay.parallel`), the rows still in file order. Exit codes: 2 if any input was unusable, else 1 if
 any run would have been stopped, else 0. ``-`` reads standard input; a reader that leaves early (``| head``) does
 not change the exit code. Tool names from transcripts are escaped before they are printed.
 
@@ -25,9 +27,10 @@ from typing import TextIO
 from ..detector import DetectorConfig
 from ..language import DEFAULT_LANGUAGE, current_language, set_language
 from ..replay import report_paths
-from ..tool_maps import MapError, ToolMap
+from ..replay.parallel import default_jobs, report_paths_at_once
+from ..tool_maps import DETECTED, MapError, ToolMap
 from .options import build_parser, detector_config
-from .printing import Output, Printer, write_csv
+from .printing import Output, Printer, print_bad_record, write_csv
 
 __all__ = ["main", "build_parser", "replay_command", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
 
@@ -67,8 +70,9 @@ def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None)
     except ValueError as exc:
         print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
         return EXIT_UNUSABLE
+    preset = {None: DETECTED, "none": None}.get(options.tool_map, options.tool_map)
     try:
-        tool_map = ToolMap(options.tool_map, options.map) if (options.tool_map or options.map) else None
+        tool_map = ToolMap(preset, options.map)
     except MapError as exc:
         print(f"loopkit replay: error: bad tool map: {exc}", file=err)
         return EXIT_UNUSABLE
@@ -76,11 +80,17 @@ def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None)
     if problem:
         print(f"loopkit replay: error: {problem}", file=err)
         return EXIT_UNUSABLE
-    printer = Printer(options, config, tool_map, out, err)
-    for report in report_paths(options.paths, config, upstream=options.upstream, format=options.format,
-                               max_bytes=options.max_bytes, select=dict(options.select), run_number=options.run,
-                               tool_map=tool_map, with_state=bool(options.plot), on_step=printer.step,
-                               on_run=printer.run_started):
+    printer = Printer(options, config, out, err)
+    reading = dict(upstream=options.upstream, format=options.format, max_bytes=options.max_bytes,
+                   max_record_bytes=options.max_record_bytes, skip_bad_records=options.skip_bad_records,
+                   select=dict(options.select), run_number=options.run, tool_map=tool_map)
+    jobs = options.jobs if options.jobs is not None else default_jobs()
+    if jobs > 1 and not printer.may_detail and not options.plot:  # rows only: files may be replayed at once
+        reports = report_paths_at_once(options.paths, config, jobs=jobs, on_bad_record=print_bad_record, **reading)
+    else:
+        reports = report_paths(options.paths, config, on_bad_record=printer.bad_record, with_state=bool(options.plot),
+                               on_step=printer.step, on_run=printer.run_started, **reading)
+    for report in reports:
         printer.report(report)
     printer.finish()
     if options.csv:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..adapters import DEFAULT_MAX_BYTES, FORMATS
+from ..adapters import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, FORMATS
 from ..detector import DetectorConfig
 from ..middleware import UPSTREAMS
 from ..tool_maps import PRESETS
@@ -17,9 +17,11 @@ exit codes:
   0  nothing stopped: no run reached a hard limit (warnings alone, or runs with no tool calls, exit 0)
   1  the detector would have stopped a run
   2  unusable input: a file that cannot be read or parsed (the error says FILE:LINE or the record), one in which
-     nothing was recognised as a message of the format, or invalid options
-With several inputs, 2 wins over 1, and 1 over 0. If the reader of the output leaves early (| head), the replay
-still runs to the end and the exit code still tells the verdict.
+     nothing was recognised as a message of the format, one holding a tool call no reader took, or invalid options
+A cut-off last line of JSON Lines (a live or crashed session) is reported, not unusable: the exit code follows the
+verdict on the lines before it; so do records skipped with --skip-bad-records. With several inputs, 2 wins over 1,
+and 1 over 0. If the reader of the output leaves early (| head), the replay still runs to the end and the exit code
+still tells the verdict.
 """
 
 _DESCRIPTION = """\
@@ -52,6 +54,12 @@ def _size(text: str) -> int:
     return int(found.group(1)) * 1024 ** " KMG".index(found.group(2).upper() or " ")
 
 
+def _positive_jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes from 1, got {text!r}")
+    return int(text)
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a run number from 1, got {text!r}")
@@ -75,13 +83,23 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the transcript format (default: detect it and say which)")
     replay.add_argument("--max-bytes", type=_size, default=DEFAULT_MAX_BYTES, metavar="SIZE",
                         help="refuse a compressed member that expands past SIZE (default 1G)")
+    replay.add_argument("--max-record-bytes", type=_size, default=DEFAULT_MAX_RECORD_BYTES, metavar="SIZE",
+                        help="refuse one record (a line of JSON Lines, a message or sample of a document) longer "
+                             "than SIZE, so memory stays bounded (default 64M)")
+    replay.add_argument("--jobs", type=_positive_jobs, metavar="N",
+                        help="replay up to N files of a folder (or of several files given) at once, in worker "
+                             "processes (default: one per core, at most 4; one file is always replayed alone)")
+    replay.add_argument("--skip-bad-records", action="store_true",
+                        help="skip a record that cannot be read (listed on stderr and counted) instead of refusing "
+                             "its run")
     runs = replay.add_argument_group("which runs")
     runs.add_argument("--select", action="append", type=_key_value, default=[], metavar="KEY=VALUE",
                       help="only runs whose metadata has KEY=VALUE, e.g. instance_id=... (repeatable: all must match)")
     runs.add_argument("--run", type=_positive, metavar="N", help="only the N-th run of each file (from 1)")
     names = replay.add_argument_group("tool names")
-    names.add_argument("--tool-map", choices=tuple(PRESETS), metavar="PRESET",
-                       help=f"map an agent's tools to DeerFlow's names: {', '.join(PRESETS)}")
+    names.add_argument("--tool-map", choices=(*PRESETS, "none"), metavar="PRESET",
+                       help=f"map an agent's tools to DeerFlow's names: {', '.join(PRESETS)} (default: the preset "
+                            f"of the detected format, when it has one), or none to replay the names as written")
     names.add_argument("--map", action="append", default=[], metavar="RULE",
                        help="a rule of your own: OLD=NEW, OLD=NEW:a>b,-c, OLD[ARG=VALUE]=NEW (repeatable)")
     defaults = DetectorConfig()

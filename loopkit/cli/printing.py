@@ -1,23 +1,39 @@
 """What the command line prints: one run in detail (each batch that warned or stopped, with why), or many runs as
-rows and an aggregate line; and the CSV file of those rows."""
+rows (under a line naming each file that holds several) and an aggregate line; and the CSV file of those rows."""
 
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import os
+import sys
 from typing import TextIO
 
 from ..checks import clip
 from ..detector import DetectorConfig
 from ..replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
-from ..tool_maps import ToolMap
 
-__all__ = ["Output", "Printer", "write_csv"]
+__all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 
 _CSV_COLUMNS = ("file", "run", "format", "messages", "batches", "calls", "replayed", "warnings", "first_warn_step",
-                "stop_step", "stop_layer", "stop_tool", "why", "unmapped", "error", "exit_code")
+                "stop_step", "stop_layer", "stop_tool", "why", "verdict", "tool_map", "unmapped", "bad_records",
+                "cut_off", "error", "exit_code")
+#: The aggregate's counts, one per :attr:`RunReport.verdict`.
+VERDICTS = ("stopped_repeat", "stopped_budget", "warned", "quiet", "unusable")
+
+
+def bad_record_line(message: str) -> str:
+    """How a record skipped under --skip-bad-records is listed."""
+    return f"loopkit replay: skipped a bad record: {display_name(message)}"
+
+
+def print_bad_record(message: str) -> None:
+    """List a skipped record on this process's stderr, as it happens (a worker of a parallel replay calls it)."""
+    if isinstance(sys.stderr, io.TextIOWrapper):
+        sys.stderr.reconfigure(errors="backslashreplace")
+    print(bad_record_line(message), file=sys.stderr, flush=True)
 
 
 class _Table:
@@ -26,6 +42,7 @@ class _Table:
     def __init__(self, out: TextIO, columns: tuple, widths: tuple, right: tuple = ()) -> None:
         self.out, self.columns, self.widths, self.right = out, columns, widths, right
         self.rows = 0
+        self.headed = False
 
     def _line(self, values) -> str:
         cells = []
@@ -34,9 +51,14 @@ class _Table:
             cells.append(text.rjust(width) if column in self.right else text.ljust(width))
         return "  ".join(cells).rstrip()
 
-    def row(self, *values) -> None:
-        if not self.rows:
+    def header(self) -> None:
+        """The column names, once, before whatever the table prints first."""
+        if not self.headed:
+            self.headed = True
             print(self._line(self.columns), file=self.out)
+
+    def row(self, *values) -> None:
+        self.header()
         self.rows += 1
         print(self._line(values), file=self.out)
 
@@ -75,9 +97,8 @@ class Output:
 class Printer:
     """Prints one run in detail, or many runs as rows; decides which at the first run it sees."""
 
-    def __init__(self, options: argparse.Namespace, config: DetectorConfig, tool_map: ToolMap | None,
-                 out: TextIO, err: TextIO) -> None:
-        self.options, self.config, self.tool_map, self.out, self.err = options, config, tool_map, out, err
+    def __init__(self, options: argparse.Namespace, config: DetectorConfig, out: TextIO, err: TextIO) -> None:
+        self.options, self.config, self.out, self.err = options, config, out, err
         one_file = len(options.paths) == 1 and not os.path.isdir(options.paths[0])
         self.may_detail = one_file
         self.detailed: bool | None = None if one_file else False
@@ -85,6 +106,12 @@ class Printer:
         self.kept: list[Step] = []
         self.runs = 0
         self.detail_table = self.run_table = None
+        self.path = None
+        self.file_of_runs = None  # the file of several runs whose rows are being printed
+
+    def bad_record(self, message: str) -> None:
+        """A record skipped under --skip-bad-records: listed as it happens, on stderr."""
+        print(bad_record_line(message), file=self.err)
 
     def run_started(self, run) -> None:
         self.runs += 1
@@ -122,7 +149,7 @@ class Printer:
             elif self.options.json:
                 print(json.dumps({"summary": summary}), file=self.out)
             else:
-                print(summary_line(report, self.options.upstream, self.tool_map), file=self.out)
+                print(summary_line(report, self.options.upstream), file=self.out)
             return
         if self.options.json:
             print(json.dumps({"summary": summary}), file=self.out)
@@ -130,30 +157,42 @@ class Printer:
         if self.run_table is None:
             self.run_table = _Table(self.out, ("run", "format", "batches", "calls", "warn", "stop", "layer", "note"),
                                     (40, 16, 7, 5, 4, 4, 9, 0), right=("batches", "calls", "warn", "stop"))
+        self._row(report)
+
+    def _row(self, report: RunReport) -> None:
+        """One run's row; a run of a file that holds several (or of an archive) goes under a line naming the file."""
+        source = report.source or report.path
+        if report.label and source != self.file_of_runs:
+            self.file_of_runs = source
+            self.run_table.header()
+            print(f"{display_name(source)}: several runs, one row each", file=self.out)
+        elif not report.label:
+            self.file_of_runs = None
+        member = report.path[len(source):].strip("[]") if report.path != source else ""
+        name = report.label if not (member and report.label.startswith("run ")) else member
+        name = f"  {name}" if report.label else report.name
         note = f"unusable: {report.error}" if report.error else (report.why or "")
+        if report.only_tool is not None and report.frequency_decisions:
+            note += f" ({report.only_tool} is the only tool this agent used)"
         stop = report.stop
-        self.run_table.row(clip(display_name(report.name), 40, keep_end=True), report.format or "-", report.batches,
+        self.run_table.row(clip(display_name(name), 40, keep_end=True), report.format or "-", report.batches,
                            report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
                            stop.decision.layer if stop else "-", display_name(note))
 
     def finish(self) -> None:
+        """The aggregate of several runs: repeat stops (hash layer) and budget stops (frequency layer) apart."""
         if self.detailed:
             return
-        files = len({summary["file"] for summary in self.reports})
-        stopped = [s for s in self.reports if s["stop_step"] is not None]
-        layers = {layer: sum(s["stop_layer"] == layer for s in stopped) for layer in ("hash", "frequency")}
-        warned = sum(s["first_warn_step"] is not None and s["stop_step"] is None for s in self.reports)
-        unusable = sum(s["error"] is not None for s in self.reports)
-        quiet = len(self.reports) - len(stopped) - warned - unusable
-        aggregate = {"runs": len(self.reports), "files": files, "stopped": len(stopped), "stopped_by_hash":
-                     layers["hash"], "stopped_by_frequency": layers["frequency"], "warned_only": warned,
-                     "quiet": quiet, "unusable": unusable}
+        files = len({summary["source"] for summary in self.reports})
+        counts = {verdict: sum(s["verdict"] == verdict for s in self.reports) for verdict in VERDICTS}
+        aggregate = {"runs": len(self.reports), "files": files, **counts}
         if self.options.json:
             print(json.dumps({"aggregate": aggregate}), file=self.out)
         else:
-            print(f"{len(self.reports)} runs in {files} files: {len(stopped)} stopped ({layers['hash']} by the hash "
-                  f"layer, {layers['frequency']} by the frequency layer), {warned} warned only, {quiet} quiet, "
-                  f"{unusable} unusable.", file=self.out)
+            print(f"{len(self.reports)} runs in {files} files: {counts['stopped_repeat']} stopped for a repeat (hash "
+                  f"layer), {counts['stopped_budget']} stopped by a call budget (frequency layer), "
+                  f"{counts['warned']} warned only, {counts['quiet']} quiet, {counts['unusable']} unusable.",
+                  file=self.out)
 
 
 def write_csv(path: str, summaries: list[dict]) -> None:

@@ -33,16 +33,29 @@ class Step:
 
 
 class Tally:
-    """What a replay found so far: batches replayed, warnings, the first warning and the stop."""
+    """What a replay found so far: batches replayed, warnings, the first warning and the stop, how often the
+    frequency layer spoke, and the tool names replayed (up to two: enough to tell a one-tool agent)."""
 
     def __init__(self) -> None:
         self.replayed = 0
         self.warnings = 0
         self.first_warn: Step | None = None
         self.stop: Step | None = None
+        self.frequency_decisions = 0
+        self.tools: list[str] = []  # the first two distinct tool names replayed
+
+    @property
+    def only_tool(self) -> str | None:
+        """The one tool every replayed call used, or None (no call, or more than one tool)."""
+        return self.tools[0] if len(self.tools) == 1 else None
 
     def add(self, step: Step) -> None:
         self.replayed += 1
+        for call in step.calls:
+            if len(self.tools) < 2 and call["name"] not in self.tools:
+                self.tools.append(call["name"])
+        if step.decision.action != "ok" and step.decision.layer == "frequency":
+            self.frequency_decisions += 1
         if step.decision.action == "warn":
             self.warnings += 1
             if self.first_warn is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..checks import clip
 from ..language import tr
-from ..tool_maps import PRESETS, ToolMap
+from ..tool_maps import FORMAT_PRESETS, presets_naming
 from .reports import RunReport
 
 __all__ = ["short_where", "display_name", "call_names", "summary_line"]
@@ -73,20 +73,39 @@ def _verdict(report: RunReport, upstream: str) -> str:
     return f"{stopped} {never} " + tr("Why: {why}.", why=display_name(report.why))
 
 
-def _names_note(report: RunReport, tool_map: ToolMap | None) -> str:
-    if tool_map is not None:
-        left = ", ".join(display_name(name) for name in report.unmapped)
-        return " " + tr("Tools left unmapped: {tools}.", tools=left) if left else ""
-    if report.format in PRESETS:
+def _names_note(report: RunReport) -> str:
+    """Which names were replayed: the preset used and the tools it left, or why none was used."""
+    left = ", ".join(display_name(name) for name in report.unmapped)
+    if report.tool_map is not None:
+        used = tr("Tool names mapped to DeerFlow's by the {preset} preset.", preset=report.tool_map)
+        return f" {used}" + (" " + tr("Tools left unmapped: {tools}.", tools=left) if left else "")
+    if report.format in FORMAT_PRESETS:
         return " " + tr("Tool names were replayed as {format} wrote them; --tool-map {format} maps its read, "
-                        "write, edit and shell tools to DeerFlow's.", format=report.format)
-    return ""
+                        "write, edit and shell tools to DeerFlow's.", format=FORMAT_PRESETS[report.format])
+    if not left:
+        return ""
+    note = " " + tr("Tools left unmapped: {tools}.", tools=left)
+    for preset in presets_naming(report.unmapped):
+        note += " " + tr("Those are {preset}'s tool names: --tool-map {preset} maps them to DeerFlow's.",
+                         preset=preset)
+    return note
 
 
-def summary_line(report: RunReport, upstream: str = "pinned", tool_map: ToolMap | None = None) -> str:
+def _one_tool_note(report: RunReport) -> str:
+    """An agent with a single tool: every call it makes counts toward one frequency budget."""
+    if report.only_tool is None or not report.frequency_decisions:
+        return ""
+    tool = display_name(report.only_tool)
+    return " " + tr("This agent used one tool only ({tool}), so the frequency layer counts every call it made: a "
+                    "budget for the whole run, not a sign of repeats. Raise it with --override {tool}=WARN:HARD.",
+                    tool=tool)
+
+
+def summary_line(report: RunReport, upstream: str = "pinned") -> str:
     """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls)."""
     if not report.calls:
         return report.description
     turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)
              if report.user_messages > 1 else "")
-    return f"{report.description}. {_verdict(report, upstream)}{turns}{_names_note(report, tool_map)}"
+    return (f"{report.description}. {_verdict(report, upstream)}{_one_tool_note(report)}{turns}"
+            f"{_names_note(report)}")

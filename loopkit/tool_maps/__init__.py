@@ -19,6 +19,9 @@ user's rules in :mod:`loopkit.tool_maps.rules` (``OLD=NEW:a>b,-c``, ``OLD[ARG=VA
 of in :mod:`loopkit.tool_maps.translations`. A user rule for a tool replaces the preset's handling of that tool; the
 first rule that matches a call applies.
 
+By default a replay applies the preset of the format it reads (``ToolMap(DETECTED)``, :func:`preset_for`): a Claude
+Code session is keyed by DeerFlow's names unless asked otherwise (``ToolMap(None)``, ``--tool-map none``).
+
 Arguments arrive as the provider sent them: a dict, or a JSON string (parsed here, so it can be mapped). Arguments a
 rule does not name are kept. A call whose arguments cannot be read as an object is renamed only when its rule
 renames no argument; otherwise it is left as it is and counted in :attr:`ToolMap.problems`, never half-mapped.
@@ -27,18 +30,46 @@ renames no argument; otherwise it is left as it is and counted in :attr:`ToolMap
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .presets import PRESETS
+from .presets import FILE_PRESETS, FORMAT_PRESETS, PRESETS
 from .rules import MapError, Rule, parse_rule
 from .translations import Translate
 
-__all__ = ["DEERFLOW_TOOLS", "PRESETS", "Rule", "ToolMap", "parse_rule", "MapError"]
+__all__ = ["DEERFLOW_TOOLS", "PRESETS", "FORMAT_PRESETS", "DETECTED", "Rule", "ToolMap", "parse_rule", "MapError",
+           "preset_for", "presets_naming"]
 
 #: DeerFlow's own sandbox tools: a call already named one of these needs no map.
 DEERFLOW_TOOLS = ("read_file", "write_file", "str_replace", "bash", "ls", "glob", "grep", "web_search", "web_fetch")
+
+#: ``ToolMap(DETECTED)``: the preset of the transcript's format, settled for each run by :meth:`ToolMap.for_run`.
+DETECTED = "detected"
+
+
+def preset_for(format: str | None, path: str = "") -> str | None:
+    """The preset a run applies by default: its file name's (Cline's task history), else its format's, else none.
+
+    >>> preset_for("claude-code"), preset_for("anthropic", "tasks/17/api_conversation_history.json"), preset_for("openai-chat")
+    ('claude-code', 'cline', None)
+    """
+    name = os.path.basename(str(path).split("[", 1)[0]).lower()
+    name = name[:-3] if name.endswith(".gz") else name
+    return FILE_PRESETS.get(name) or FORMAT_PRESETS.get(format or "")
+
+
+def presets_naming(tools: Iterable[str]) -> list[str]:
+    """The presets that know at least two of ``tools`` and are the only ones to know them (a hint, never applied).
+
+    >>> presets_naming(["replace_in_file", "execute_command", "Frobnicate"])
+    ['cline']
+    """
+    names = set(tools) - set(DEERFLOW_TOOLS)
+    known = {preset: names & set(table) for preset, table in PRESETS.items()}
+    return [preset for preset, found in known.items() if len(found) >= 2
+            and not any(found <= other for name, other in known.items() if name != preset and other)]
 
 
 def _as_object(args: Any) -> dict | None:
@@ -55,9 +86,10 @@ def _as_object(args: Any) -> dict | None:
 
 
 class ToolMap:
-    """Renames calls with a preset (``claude-code``, ``codex``, ``openhands``, ``swe-agent``, ``gemini-cli``) and the
-    user's rules, and counts what it did: ``mapped`` (``"Read -> read_file"``: n), ``unmapped`` (tools no rule
-    covered that are not DeerFlow's own names) and ``problems`` (``"Read: ..."``: n, calls a rule could not map).
+    """Renames calls with a preset (``claude-code``, ``codex``, ``openhands``, ``swe-agent``, ``gemini-cli``,
+    ``cline``; :data:`DETECTED` for the run's own, settled by :meth:`for_run`) and the user's rules, and counts what it
+    did: ``mapped`` (``"Read -> read_file"``: n), ``unmapped`` (tools no rule covered that are not DeerFlow's own
+    names) and ``problems`` (``"Read: ..."``: n, calls a rule could not map).
 
     >>> tool_map = ToolMap("claude-code")
     >>> tool_map.map_call({"name": "Read", "args": {"file_path": "a.py", "offset": 201, "limit": 100}, "id": "t1"})
@@ -65,7 +97,7 @@ class ToolMap:
     """
 
     def __init__(self, preset: str | None = None, rules: Iterable[str | Rule] = ()) -> None:
-        if preset is not None and preset not in PRESETS:
+        if preset is not None and preset != DETECTED and preset not in PRESETS:
             raise MapError(f"no tool-map preset {preset!r}; expected one of {', '.join(PRESETS)}")
         if isinstance(rules, (str, Rule)):
             rules = [rules]
@@ -74,11 +106,20 @@ class ToolMap:
         self._by_tool: dict[str, list[Translate]] = {}
         for rule in self.rules:
             self._by_tool.setdefault(rule.old, []).append(rule.translate)
-        for tool, translate in (PRESETS[preset] if preset else {}).items():
+        for tool, translate in PRESETS.get(preset or "", {}).items():
             self._by_tool.setdefault(tool, [translate])
         self.mapped: Counter = Counter()
         self.unmapped: Counter = Counter()
         self.problems: Counter = Counter()
+
+    def for_run(self, format: str | None, path: str = "") -> "ToolMap":
+        """A fresh map (its own counts) for one run: :data:`DETECTED` becomes the run's preset (or none).
+
+        >>> ToolMap(DETECTED).for_run("codex").preset, ToolMap("cline").for_run("codex").preset
+        ('codex', 'cline')
+        """
+        preset = preset_for(format, path) if self.preset == DETECTED else self.preset
+        return ToolMap(preset, self.rules)
 
     def map_call(self, call: Mapping) -> dict:
         """One call, mapped (a new dict) or, when nothing applies, the same call."""

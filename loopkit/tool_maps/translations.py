@@ -24,14 +24,16 @@ def renamed(args: dict, renames: Mapping[str, str]) -> dict | None:
     return out
 
 
-def rename(tool: str, **renames: str) -> Translate:
-    """A translation to ``tool`` that renames some arguments and keeps the others.
+def rename(tool: str, *, drop: tuple[str, ...] = (), **renames: str) -> Translate:
+    """A translation to ``tool`` that renames some arguments, drops those in ``drop``, and keeps the others.
 
     >>> rename("write_file", file_path="path")({"file_path": "a.py", "content": "x"})
     ('write_file', {'path': 'a.py', 'content': 'x'})
+    >>> rename("bash", drop=("security_risk",))({"command": "ls", "security_risk": "LOW"})
+    ('bash', {'command': 'ls'})
     """
     def translate(args: dict):
-        out = renamed(args, renames)
+        out = renamed({k: v for k, v in args.items() if k not in drop}, renames)
         return None if out is None else (tool, out)
     return translate
 
