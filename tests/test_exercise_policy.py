@@ -53,27 +53,12 @@ def output_text(cell: dict) -> str:
 
 
 def _strings(value):
-    """Every string inside a widget model's state (values, labels, options, HTML), as text a learner would see."""
+    """Every string inside a widget model's state: values, labels, options, HTML, and references to other models."""
     if isinstance(value, str):
-        yield html.unescape(re.sub(r"<[^>]+>", " ", value))
-    elif isinstance(value, dict):
-        for item in value.values():
+        yield value
+    elif isinstance(value, (dict, list)):
+        for item in value.values() if isinstance(value, dict) else value:
             yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
-def _model_ids(value):
-    """The widget models a state refers to (a container names its children as ``IPY_MODEL_<id>``)."""
-    if isinstance(value, str) and value.startswith("IPY_MODEL_"):
-        yield value.removeprefix("IPY_MODEL_")
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _model_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _model_ids(item)
 
 
 def stored_view_text(nb: dict, cell: dict) -> str:
@@ -87,9 +72,11 @@ def stored_view_text(nb: dict, cell: dict) -> str:
         if model_id in seen or model_id not in models:
             continue
         seen.add(model_id)
-        state = models[model_id].get("state", {})
-        texts.extend(_strings(state))
-        todo.extend(_model_ids(state))
+        for text in _strings(models[model_id].get("state", {})):
+            if text.startswith("IPY_MODEL_"):  # a container names its children this way
+                todo.append(text.removeprefix("IPY_MODEL_"))
+            else:
+                texts.append(html.unescape(re.sub(r"<[^>]+>", " ", text)))
     return "\n".join(texts)
 
 
