@@ -57,8 +57,10 @@ c.SimpleLocalProcessSpawner.home_dir_template = {folder!r} + "/home/{{username}}
 c.Spawner.cmd = ["/bin/sh", "-c", {wrapper!r}, {singleuser!r}]
 c.Spawner.args = {args!r}
 c.Spawner.environment = {{"LOOPKIT_HUB_LOGS": {folder!r} + "/logs"}}
-c.Spawner.start_timeout = 180
-c.Spawner.http_timeout = 180
+# How long the hub waits for a server to start and then to answer: the test's deadline, which grows with the
+# number of learners who start at once (see tests/test_hub.py), so the hub never gives up before the test does.
+c.Spawner.start_timeout = {server_timeout}
+c.Spawner.http_timeout = {server_timeout}
 
 
 def prepare_learner(spawner):
@@ -133,8 +135,9 @@ class ProcessLedger:
 class Hub:
     """One JupyterHub run in ``folder``; ``start`` it, then ``stop`` it in a ``finally``."""
 
-    def __init__(self, folder: pathlib.Path) -> None:
+    def __init__(self, folder: pathlib.Path, *, server_timeout: int = 180) -> None:
         self.folder = folder
+        self.server_timeout = server_timeout
         self.logs = folder / "logs"
         self.port, self.hub_port, self.proxy_api_port = free_port(), free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -153,12 +156,14 @@ class Hub:
         return _CONFIG.format(port=self.port, hub_port=self.hub_port, proxy_api_port=self.proxy_api_port,
                               proxy=str(PROXY), folder=str(self.folder), token=self.token, args=args,
                               wrapper=_WRAPPER.format(broken=BROKEN_PREFIX), broken=BROKEN_PREFIX,
-                              runtime=str(self.runtime),
+                              runtime=str(self.runtime), server_timeout=self.server_timeout,
                               singleuser=str(VENV_BIN / "jupyterhub-singleuser"))
 
     require_tools = staticmethod(require_tools)
 
-    def start(self, timeout: float = 60.0) -> Hub:
+    def start(self, timeout: float = 240.0) -> Hub:
+        """Start the hub and poll its API until it answers. A quiet machine answers in seconds; the deadline is for a
+        loaded one (runs here at load averages of 20-38 saw the hub silent for over 60 s)."""
         require_tools()
         self.logs.mkdir(parents=True, exist_ok=True)
         self.runtime.mkdir(mode=0o700)
@@ -194,9 +199,19 @@ class Hub:
 
     def api(self, path: str) -> dict:
         answer = requests.get(f"{self.url}/hub/api{path}", headers={"Authorization": f"token {self.token}"},
-                              timeout=30)
+                              timeout=self.server_timeout)
         answer.raise_for_status()
         return answer.json()
+
+    def server_state(self, learner: str) -> str:
+        """What the hub says of the learner's default server: "ready", "pending" (starting or stopping), or "none"
+        (never started, or its start failed: the hub then forgets it)."""
+        server = self.api(f"/users/{learner}").get("servers", {}).get("")
+        if server is None:
+            return "none"
+        if server.get("ready"):
+            return "ready"
+        return "pending" if server.get("pending") else "none"
 
     def server_process(self, learner: str) -> psutil.Process | None:
         """The learner's single-user server: the hub's child whose environment names that learner."""
