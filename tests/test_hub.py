@@ -26,6 +26,7 @@ import os
 import pathlib
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import threading
@@ -180,9 +181,19 @@ def workshop(tmp_path_factory):
         shop.facts["test_seconds"] = round(time.monotonic() - started, 1)
         shop.load.append(os.getloadavg())
         write_figures(shop)
+        keep_logs(hub)
         recorded = sorted(hub.ledger.seen)
         assert recorded, "the hub test recorded no process ids, so it cannot prove it stopped them"
         assert not left, f"processes left behind after the hub test: {[(p.pid, p.name()) for p in left]}"
+
+
+def keep_logs(hub: Hub) -> None:
+    """The hub's and every server's log, kept in build/hub-logs/ (pytest's temporary folders are removed after a
+    few runs, and on a shared machine other runs remove them sooner)."""
+    kept = ROOT / "build" / "hub-logs"
+    shutil.rmtree(kept, ignore_errors=True)
+    if hub.logs.exists():
+        shutil.copytree(hub.logs, kept)
 
 
 def write_figures(shop: Workshop) -> None:
@@ -255,7 +266,9 @@ def test_twenty_learners_follow_the_link_into_chapter_00(workshop):
         assert (home / "notebooks" / "00_start_here.ipynb").exists(), f"{name}: the pull did not land in the home"
         assert git("rev-parse", "HEAD", cwd=home) == git("rev-parse", "HEAD", cwd=ROOT)
         learner = workshop.learners[name]
-        assert (learner.launches, learner.relaunches) == (0, 0), f"{name}: the hub did not start the server itself"
+        assert (learner.launches, learner.relaunches) == (0, 0), (
+            f"{name}: the hub did not start the server itself (Launch clicked {learner.launches} times, Relaunch "
+            f"{learner.relaunches}); server log tail:\n{workshop.hub.log_tail(name)}")
     # The broken learner's server was started twice (the hub's Relaunch button once), then reported with its log.
     assert workshop.learners[BROKEN].relaunches == 1
     assert "2 starts failed" in workshop.failures[BROKEN]

@@ -63,10 +63,41 @@ c.Spawner.start_timeout = {server_timeout}
 c.Spawner.http_timeout = {server_timeout}
 
 
+import socket
+
+_ports_handed_out = set()
+
+
+def learner_port():
+    # A port for one learner's server, below the kernel's range of ephemeral ports. Left alone, the spawner binds
+    # port 0 to find a free port, closes it, and the server binds it again later. Under load that gap is long, and
+    # the machine's own outgoing connections (hundreds here) take their local ports from that same ephemeral range,
+    # so one can take the port first; jupyterhub-singleuser runs with port_retries=0, so the server then exits, and
+    # JupyterHub 6.1.1 notices an exited server only when Spawner.http_timeout runs out. No outgoing connection and
+    # no bind to port 0 takes a port below the range.
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
+            ephemeral = int(ports.read().split()[0])
+    except OSError:
+        ephemeral = 32768
+    for port in range({port_base}, ephemeral):
+        if port in _ports_handed_out:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _ports_handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port between {port_base} and {{ephemeral}} for a learner's server")
+
+
 def prepare_learner(spawner):
     # Kernel sockets (ipc, see Spawner.args) go in a short per-learner folder: a Unix socket path has at most
     # 107 bytes, and the learner's home under pytest's temporary folder is longer than that allows.
     spawner.environment["JUPYTER_RUNTIME_DIR"] = {runtime!r} + "/" + spawner.user.name
+    spawner.port = learner_port()
     # JupyterHub 6.1.1 notices a server that exited only when Spawner.http_timeout runs out; the learners meant
     # to fail should not hold the test for that long.
     if spawner.user.name.startswith({broken!r}):
@@ -144,6 +175,9 @@ class Hub:
         self.token = secrets.token_hex(16)
         self.ledger = ProcessLedger()
         self.runtime = pathlib.Path(tempfile.gettempdir()) / f"lkhub-{secrets.token_hex(4)}"  # short: sockets
+        # Where the learners' server ports start (see learner_port in the config): a random base, so two hub tests
+        # on one machine (other checkouts) are unlikely to try the same ports at the same moment.
+        self.port_base = 20000 + 100 * secrets.randbelow(100)
         self.process: psutil.Popen | None = None
 
     def config_text(self) -> str:
@@ -157,6 +191,7 @@ class Hub:
                               proxy=str(PROXY), folder=str(self.folder), token=self.token, args=args,
                               wrapper=_WRAPPER.format(broken=BROKEN_PREFIX), broken=BROKEN_PREFIX,
                               runtime=str(self.runtime), server_timeout=self.server_timeout,
+                              port_base=self.port_base,
                               singleuser=str(VENV_BIN / "jupyterhub-singleuser"))
 
     require_tools = staticmethod(require_tools)
