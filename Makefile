@@ -77,9 +77,13 @@ TRACK ?= en
 START_en := notebooks/00_start_here.ipynb
 START_es := notebooks/es/00_empieza_aqui.ipynb
 
+# Kernels talk to the lab over Unix sockets in Jupyter's runtime folder (readable by this user only), not TCP ports on
+# 127.0.0.1: with TCP, ipykernel 7 prints "Kernel is running over TCP without encryption" in the terminal for every
+# chapter a learner opens.
 lab: check-venv $(LAB_STAMP)
 	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
-	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK))
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK)) \
+	  --KernelManager.transport=ipc
 
 # Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,

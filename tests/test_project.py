@@ -50,6 +50,14 @@ def test_the_learner_install_has_no_test_tools():
     assert "--require-hashes -r requirements-test.txt" in test_recipe
 
 
+def test_make_lab_starts_kernels_over_unix_sockets():
+    """With TCP, ipykernel 7 prints "Kernel is running over TCP without encryption" in the learner's terminal for
+    every chapter opened (seen in `make lab`); over ipc it does not."""
+    makefile = (ROOT / "Makefile").read_text()
+    lab_recipe = makefile.split("\nlab: ", 1)[1].split("\n\n", 1)[0]
+    assert "$(BIN)/jupyter lab " in lab_recipe and "--KernelManager.transport=ipc" in lab_recipe
+
+
 def test_the_license_is_a_pep_639_expression_and_the_build_backend_can_read_it():
     """A TOML table as license made every install print setuptools' deprecation banner three times."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
