@@ -2,15 +2,15 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# Two stamps: the learner's install (requirements.txt) and the test tools on top of it (requirements-test.txt,
-# and the hub test's proxy from npm, NODE_STAMP).
+# Two stamps: the learner's install (requirements.txt, the lock binder/requirements.txt) and the test tools on top
+# of it (the lock requirements-test.txt, and the hub test's proxy from npm, NODE_STAMP).
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
 # JupyterHub's proxy for the hub test, from npm: package.json pins it, package-lock.json pins what it needs.
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick notebooks bench clean help
+.PHONY: lab test test-quick notebooks bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -20,26 +20,53 @@ help:
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks in place, top to bottom"
-	@echo "make bench      run the throughput benchmarks"
+	@echo "make bench      run every benchmark and print one table of their results"
+	@echo "make lock       re-resolve the locks (binder/requirements.txt, requirements-test.txt) from the *.in lists"
+	@echo "make clean      remove .venv and build/ (start again after a setup that failed halfway)"
 
-$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json
+# A .venv that stopped halfway (on Debian and Ubuntu, `python3 -m venv` without the python3-venv package leaves
+# one without pip) makes every later install fail with "No module named pip"; a .venv made by another Python than
+# the PYTHON=... asked for would run the tests on the wrong one. Both are caught here, before anything runs in it.
+check-venv:
+	@if [ -e $(VENV) ] && ! $(BIN)/python -c 'import pip' >/dev/null 2>&1; then \
+	  echo "$(VENV) is incomplete: it has no working Python with pip (its creation probably stopped halfway;" >&2; \
+	  echo "on Debian or Ubuntu, 'python3 -m venv' needs the python3-venv package: sudo apt-get install python3-venv)." >&2; \
+	  echo "Run 'make clean' to remove it, then run your make command again." >&2; exit 1; fi
+	@if [ "$(origin PYTHON)" = "command line" ] && [ -x $(BIN)/python ]; then \
+	  want=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null); \
+	  have=$$($(BIN)/python -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
+	  if [ "$$want" != "$$have" ]; then \
+	    echo "$(VENV) was made with Python $$have, not with PYTHON=$(PYTHON) ($${want:-not found})." >&2; \
+	    echo "Run 'make clean' to remove it, then run your make command again with PYTHON=$(PYTHON)." >&2; exit 1; fi; fi
+
+# pip's hash-checking mode (the lock carries every file's hash) refuses an editable requirement, so loopkit is
+# installed in a second step, from this checkout, with the lock's setuptools (no build isolation: nothing unpinned is
+# downloaded). setuptools reports every editable install of a flat layout with an "Editable installation." notice
+# (folders named like the package may shadow it); here the folder is the package itself, so that one notice is muted.
+$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json | check-venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@test -e $(VENV) || $(PYTHON) -m venv $(VENV) || \
+	  { echo "'$(PYTHON) -m venv $(VENV)' failed (on Debian or Ubuntu: sudo apt-get install python3-venv)." >&2; \
+	    echo "Run 'make clean', then run your make command again." >&2; exit 1; }
+	@$(BIN)/python -c 'import pip' 2>/dev/null || \
+	  { echo "$(VENV) has no pip (on Debian or Ubuntu: sudo apt-get install python3-venv). Run 'make clean', then run your make command again." >&2; exit 1; }
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python binder/install_lab_settings.py
 	@touch $(LAB_STAMP)
 
 $(TEST_STAMP): $(LAB_STAMP) $(NODE_STAMP) requirements-test.txt
-	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-test.txt
 	@touch $(TEST_STAMP)
 
 # Without npm, nothing is installed here and the hub test fails saying what is missing; the rest still runs.
+# configurable-http-proxy 5.1.0 is the newest release whose whole dependency tree accepts Node.js 18 (Debian 12's
+# nodejs); 5.2.0 needs Node 20, and 5.3.0's commander 15 declares Node >= 22.12, which npm warns about on Node 20.
 $(NODE_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then \
 	  mkdir -p $(VENV)/node && cp package.json package-lock.json $(VENV)/node/ && \
-	  (cd $(VENV)/node && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
+	  (cd $(VENV)/node && npm ci --no-audit --no-fund --no-update-notifier --loglevel=warn) && touch $@; \
 	else echo "npm not found: the hub test will fail (install Node.js and npm, e.g. apt-get install nodejs npm)" >&2; fi
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
@@ -50,28 +77,56 @@ TRACK ?= en
 START_en := notebooks/00_start_here.ipynb
 START_es := notebooks/es/00_empieza_aqui.ipynb
 
-lab: $(LAB_STAMP)
+# Kernels talk to the lab over Unix sockets in Jupyter's runtime folder (readable by this user only), not TCP ports on
+# 127.0.0.1: with TCP, ipykernel 7 prints "Kernel is running over TCP without encryption" in the terminal for every
+# chapter a learner opens.
+lab: check-venv $(LAB_STAMP)
 	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
-	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK))
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK)) \
+	  --KernelManager.transport=ipc
 
 # Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
 # Binder-like and hub tests one at a time, since each starts servers of its own.
-test: $(TEST_STAMP)
+test: check-venv $(TEST_STAMP)
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
 	$(BIN)/python -m pytest -m "browser or binder or hub"
 
 # For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
-test-quick: $(TEST_STAMP)
+test-quick: check-venv $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
-notebooks: $(TEST_STAMP)
+notebooks: check-venv $(TEST_STAMP)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb
 
-bench: $(LAB_STAMP)
-	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+# Every benchmarks/bench_*.py, one after the other, then one table; a benchmark that misses its goal or fails is a
+# row like the others (benchmarks/README.md has the protocol). The exit status is 1 when any row failed.
+bench: check-venv $(LAB_STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+# The locks, re-resolved by uv (pinned in requirements-lock-tool.txt, installed under build/lock-tool) from the short
+# lists of direct dependencies. uv keeps every version the lock already pins unless a list asks for another, and
+# --exclude-newer ignores anything uploaded after LOCK_DATE, so the same checkout always gives the same locks. One
+# lock serves every Python the workbook supports (--universal, from its lowest: pyproject.toml's requires-python),
+# with markers where a package differs by Python version or platform. To take a newer release: raise its pin in the
+# .in file (or `make lock LOCK_ARGS="--upgrade-package NAME"`) and move LOCK_DATE forward.
+LOCK_TOOL := build/lock-tool
+UV        := $(LOCK_TOOL)/bin/uv
+LOCK_DATE := 2026-12-01T21:00:00Z
+LOCK_ARGS ?=
+LOCK = $(UV) pip compile --no-config --universal --python-version 3.11 --generate-hashes \
+       --exclude-newer $(LOCK_DATE) --annotation-style line --custom-compile-command "make lock" --quiet $(LOCK_ARGS)
+
+$(UV): requirements-lock-tool.txt
+	@test -x $(LOCK_TOOL)/bin/python || $(PYTHON) -m venv $(LOCK_TOOL)
+	$(LOCK_TOOL)/bin/python -m pip install --quiet --require-hashes -r requirements-lock-tool.txt
+	@touch $(UV)
+
+lock: $(UV)
+	$(LOCK) binder/requirements.in binder/install.in -o binder/requirements.txt
+	$(LOCK) binder/requirements.in binder/install.in requirements-test.in -c binder/requirements.txt -o requirements-test.txt
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .hypothesis

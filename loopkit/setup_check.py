@@ -1,8 +1,9 @@
 """Is this kernel set up for the workbook? One line per requirement, and what to do when one is missing.
 
-The requirements are the pins in ``binder/requirements.txt`` (the file Binder installs and ``make lab`` includes):
-the stored outputs of the chapters were produced with exactly these versions, so a different version can show a
-different table. ``check_setup()`` is chapter 00's setup cell.
+The requirements are the pins in ``binder/requirements.in``, the workbook's direct runtime dependencies (``make
+lock`` resolves them into ``binder/requirements.txt``, the lock that Binder and ``make lab`` install): the stored
+outputs of the chapters were produced with exactly these versions, so a different version can show a different
+table. ``check_setup()`` is chapter 00's setup cell.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ FIX = "run `make lab` again on your machine, or relaunch Binder"
 
 
 def find_requirements(start: pathlib.Path | None = None) -> pathlib.Path | None:
-    """``binder/requirements.txt`` in the working directory or one of its parents, else next to loopkit."""
+    """``binder/requirements.in`` in the working directory or one of its parents, else next to loopkit."""
     here = (start or pathlib.Path.cwd()).resolve()
     for folder in (here, *here.parents, pathlib.Path(__file__).resolve().parent.parent):
-        candidate = folder / "binder" / "requirements.txt"
+        candidate = folder / "binder" / "requirements.in"
         if candidate.is_file():
             return candidate
     return None
@@ -105,7 +106,7 @@ def setup_lines(start: pathlib.Path | None = None) -> list[str]:
     lines = [python_line(sys.version_info), loopkit_line(installed_version("loopkit"))]
     path = find_requirements(start)
     if path is None:
-        lines.append(tr("PROBLEM  binder/requirements.txt not found: open the workbook from a clone of its "
+        lines.append(tr("PROBLEM  binder/requirements.in not found: open the workbook from a clone of its "
                         "repository"))
         return lines
     lines.extend(pin_line(name, pinned, installed_version(name)) for name, pinned in read_pins(path).items())

@@ -1,4 +1,4 @@
-"""Binder, checked: what repo2docker plans to build, and a Binder-like environment that runs every chapter.
+"""Binder, checked: what repo2docker plans to build, and Binder's own base environment running every chapter.
 
 repo2docker reads ``binder/`` only when that folder exists: a root ``requirements.txt``, ``setup.py`` or
 ``pyproject.toml`` is then ignored without a word. The tests here make that silence loud.
@@ -6,8 +6,12 @@ repo2docker reads ``binder/`` only when that folder exists: a root ``requirement
 - ``test_repo2docker_plan`` runs ``jupyter-repo2docker --no-build`` (no Docker engine needed: it only renders the
   Dockerfile) and reads the plan.
 - ``test_nothing_the_notebooks_need_is_left_at_the_root`` checks that what Binder ignores is not needed.
-- ``test_binder_like_environment_runs_every_chapter`` (marker ``binder``, slow, needs PyPI) builds a fresh venv
-  from ``binder/requirements.txt`` alone, runs the ``postBuild`` steps in it and executes every chapter there.
+- ``test_binder_like_environment_runs_every_chapter`` (marker ``binder``, slow, needs PyPI) rebuilds the base
+  image's Python environment from the pinned environment file that ships inside the ``jupyter-repo2docker``
+  package (its PyPI twins; see :func:`base_environment` for what has none), installs ``binder/requirements.txt`` on
+  top as repo2docker does, runs ``postBuild`` and ``pip check``, starts the server as the image does and opens
+  JupyterLab at chapter 00 of each track, then executes every chapter there. ``build/binder-base.json`` records
+  what it found.
 """
 
 from __future__ import annotations
@@ -15,24 +19,34 @@ from __future__ import annotations
 import ast
 import concurrent.futures
 import configparser
+import dataclasses
 import importlib.metadata
+import importlib.util
 import json
 import os
 import pathlib
 import re
+import secrets
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 import tomllib
+import urllib.error
+import urllib.request
 
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from lock_tools import LEARNER_LOCK, read_direct, read_lock
 from notebook_tools import ROOT, all_chapters, chapters, code_cells, imported_modules, load, source, tags
 
 BINDER = ROOT / "binder"
 RUNTIME = re.fullmatch(r"python-(\d+\.\d+)\s*", (BINDER / "runtime.txt").read_text())
+REPORT = ROOT / "build" / "binder-base.json"
 # What repo2docker reads from the root when there is no binder/ folder (its buildpacks' file names).
 ROOT_CONFIG_FILES = (
     "environment.yml", "requirements.txt", "requirements3.txt", "setup.py", "pyproject.toml", "Pipfile",
@@ -41,7 +55,7 @@ ROOT_CONFIG_FILES = (
 )
 # Root files that are fine to be ignored on Binder, and why.
 IGNORED_ON_PURPOSE = {
-    "requirements.txt": "includes binder/requirements.txt and `-e .` (postBuild installs loopkit); the test tools are in requirements-test.txt",
+    "requirements.txt": "includes binder/requirements.txt, the same lock (the Makefile and postBuild install loopkit); the test tools are in requirements-test.txt",
     "pyproject.toml": "loopkit's metadata; postBuild installs loopkit with `pip install -e .`",
 }
 
@@ -55,8 +69,9 @@ def requirement_lines(path: pathlib.Path) -> list[str]:
     return lines
 
 
-def binder_requirements() -> dict[str, Requirement]:
-    return {canonicalize_name(r.name): r for r in map(Requirement, requirement_lines(BINDER / "requirements.txt"))}
+def locked_names() -> set[str]:
+    """Every distribution binder/requirements.txt pins (for some Python version or platform)."""
+    return {pin.name for pin in read_lock(LEARNER_LOCK)}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -65,7 +80,7 @@ def binder_requirements() -> dict[str, Requirement]:
 
 def run_repo2docker_plan() -> subprocess.CompletedProcess:
     tool = pathlib.Path(sys.executable).parent / "jupyter-repo2docker"
-    assert tool.exists(), f"{tool} is missing: jupyter-repo2docker is pinned in requirements.txt; run `make test`"
+    assert tool.exists(), f"{tool} is missing: jupyter-repo2docker is pinned in requirements-test.txt; run `make test`"
     return subprocess.run(
         [str(tool), "--no-build", "--user-id", "1000", "--user-name", "jovyan", "."],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
@@ -85,7 +100,8 @@ def test_repo2docker_plan():
     lock = "".join(f"-{ord(c):x}" if c in ".-" else c for c in f"environment.py-{python}-linux-64.lock")
     assert lock in dockerfile, f"the base environment is not Python {python}'s ({lock} is not copied)"
 
-    # binder/requirements.txt is copied in and installed into the kernel's environment; the root one is not.
+    # binder/requirements.txt is copied in alone and installed into the kernel's environment before the rest of
+    # the repository arrives (it names no other file), so Docker can cache that layer; the root one is not read.
     assert re.search(r"^COPY .*src/binder/requirements\.txt \$\{REPO_DIR\}/binder/requirements\.txt$", dockerfile, re.M)
     assert re.search(r'^RUN \$\{KERNEL_PYTHON_PREFIX\}/bin/pip install .*-r "binder/requirements\.txt"$', dockerfile, re.M)
     assert "src/requirements.txt" not in dockerfile, "repo2docker would install the root requirements.txt"
@@ -118,25 +134,6 @@ def _third_party_imports() -> dict[str, set[str]]:
     return {m: who for m, who in found.items() if m != "loopkit" and m not in sys.stdlib_module_names}
 
 
-def _installed_closure(names) -> set[str]:
-    """The distributions that installing ``names`` brings in (read from this environment's metadata)."""
-    seen, todo = set(), [canonicalize_name(n) for n in names]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            requires = importlib.metadata.requires(name) or []
-        except importlib.metadata.PackageNotFoundError:
-            continue
-        for line in requires:
-            req = Requirement(line)
-            if req.marker is None or req.marker.evaluate({"extra": ""}):
-                todo.append(canonicalize_name(req.name))
-    return seen
-
-
 def test_nothing_the_notebooks_need_is_left_at_the_root():
     assert (BINDER / "requirements.txt").exists()
     # 1. Every root file that repo2docker would have read is one we know it ignores, for a stated reason.
@@ -146,41 +143,100 @@ def test_nothing_the_notebooks_need_is_left_at_the_root():
                 f"{name} at the root is ignored by Binder because binder/ exists; move what it does into binder/"
             )
 
-    # 2. Every module the chapters and loopkit import comes with binder/requirements.txt (directly or as a
-    #    dependency of it), not only with the root requirements.txt.
-    provided = _installed_closure(binder_requirements())
+    # 2. Every module the chapters and loopkit import comes from a distribution that binder/requirements.txt
+    #    pins, not only from the test tools.
+    provided = locked_names()
     owners = importlib.metadata.packages_distributions()
     for module, importers in sorted(_third_party_imports().items()):
         dists = {canonicalize_name(d) for d in owners.get(module, [])}
         assert dists, f"{module!r} (imported by {sorted(importers)}) is not installed at all"
         assert dists & provided, (
             f"{module!r} (imported by {sorted(importers)}) comes from {sorted(dists)}, which binder/requirements.txt "
-            "does not bring in: Binder installs only that file (never the root requirements.txt), so pin it there"
+            "does not pin: Binder installs only that file (never requirements-test.txt), so add it to "
+            "binder/requirements.in and run make lock"
         )
 
-    # 3. The root requirements.txt: binder's file, test tools, and loopkit itself (which postBuild installs).
-    root_lines = requirement_lines(ROOT / "requirements.txt")
-    assert "-r binder/requirements.txt" in root_lines and "-e ." in root_lines
-    root_lines += requirement_lines(ROOT / "requirements-test.txt")
+    # 3. The root requirements.txt is the same lock, and postBuild installs loopkit, as the Makefile does.
+    assert requirement_lines(ROOT / "requirements.txt") == ["-r binder/requirements.txt"]
     post_build = (BINDER / "postBuild").read_text()
-    assert re.search(r"^python -m pip install .*-e \.$", post_build, re.M), "postBuild does not install loopkit"
-    binder = binder_requirements()
-    for line in root_lines:
-        if line.startswith("-"):
-            continue
-        req = Requirement(line)
-        name = canonicalize_name(req.name)
-        if name in binder:
-            assert req.specifier == binder[name].specifier, f"{req.name} is pinned differently at the root and in binder/"
+    assert re.search(r"python -m pip install [^\n]*--no-deps[^\n]* -e \.$", post_build, re.M), "postBuild does not install loopkit"
 
-    # 4. loopkit's declared dependencies, including the notebooks extra, are pinned in binder/requirements.txt.
+    # 4. loopkit's declared dependencies, including the notebooks extra, are direct pins (binder/requirements.in),
+    #    which chapter 00's check_setup() verifies.
+    direct = {canonicalize_name(r.name) for r in read_direct(BINDER / "requirements.in")}
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     declared = list(project.get("dependencies", []))
     for extra in project.get("optional-dependencies", {}).values():
         declared += extra
     for line in declared:
         name = canonicalize_name(Requirement(line).name)
-        assert name in binder, f"pyproject.toml declares {line!r}, which binder/requirements.txt does not pin"
+        assert name in direct, f"pyproject.toml declares {line!r}, which binder/requirements.in does not pin"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Binder's base environment, from repo2docker's own pinned environment file
+
+#: conda-forge names whose PyPI distribution is called otherwise.
+CONDA_TO_PYPI = {
+    "brotli-python": "brotli",
+    "jupyterhub-base": "jupyterhub",
+    "nbconvert-core": "nbconvert",
+    "python-fastjsonschema": "fastjsonschema",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class BaseEnvironment:
+    """The notebook environment of repo2docker's base image, read from its explicit conda lock.
+
+    ``python`` is the interpreter's version; ``pypi`` the Python distributions (PyPI name -> version), which pip can
+    reinstall exactly; ``conda_only`` what has no PyPI twin and cannot be reproduced in a venv: native libraries
+    and the tools and data that conda-forge ships as packages (openssl, zeromq, nodejs, tzdata, ...), and
+    conda metapackages (jupyterhub-singleuser, bleach-with-css, ...), whose contents are among ``pypi``.
+    """
+
+    lock: pathlib.Path
+    python: str
+    pypi: dict[str, str]
+    conda_only: dict[str, str]
+
+
+def base_environment(python: str) -> BaseEnvironment:
+    """repo2docker's pinned base environment for ``python`` (such as "3.11") on linux-64.
+
+    Each line after ``@EXPLICIT`` is a package's URL, ``.../NAME-VERSION-BUILD.conda#md5``. conda-forge builds
+    a Python distribution with a build string that starts with ``py`` (``pyhd8ed1ab_0`` for pure Python,
+    ``py311h...`` for compiled ones); every other build is a native library, data, a tool or a metapackage.
+    """
+    package = importlib.util.find_spec("repo2docker")  # found, not imported (importing it warns about a dependency)
+    assert package, "jupyter-repo2docker is not installed: it is pinned in requirements-test.txt; run make test"
+    lock = pathlib.Path(package.origin).parent / "buildpacks" / "conda" / f"environment.py-{python}-linux-64.lock"
+    assert lock.exists(), f"jupyter-repo2docker has no pinned base environment for Python {python}: {lock}"
+    text = lock.read_text(encoding="utf-8")
+    assert "@EXPLICIT" in text, f"{lock}: not an explicit conda lock"
+    interpreter, pypi, conda_only = None, {}, {}
+    for line in text.split("@EXPLICIT", 1)[1].split():
+        stem = re.sub(r"\.(conda|tar\.bz2)$", "", line.split("#", 1)[0].rsplit("/", 1)[1])
+        name, version, build = stem.rsplit("-", 2)
+        if name == "python":
+            interpreter = version
+        elif build.startswith("py"):
+            pypi[canonicalize_name(CONDA_TO_PYPI.get(name, name))] = version
+        else:
+            conda_only[name] = version
+    assert interpreter, f"{lock}: no python package"
+    return BaseEnvironment(lock, interpreter, pypi, conda_only)
+
+
+def test_the_base_environment_is_read_from_repo2dockers_own_lock():
+    """The reading above, on the file Binder builds from: Python 3.11's notebook environment holds JupyterLab 4,
+    the notebook 7 that conflicts with JupyterLab 4.6, and JupyterHub's single-user server."""
+    base = base_environment(RUNTIME.group(1))
+    assert base.python.startswith(RUNTIME.group(1) + ".")
+    assert base.pypi["jupyterlab"].startswith("4.") and base.pypi["notebook"].startswith("7.")
+    assert "jupyterhub" in base.pypi and "jupyterhub-base" not in base.pypi
+    assert {"openssl", "zeromq", "nodejs", "jupyterhub-singleuser", "bleach-with-css"} <= set(base.conda_only)
+    assert "bleach" in base.pypi and "tinycss2" in base.pypi  # what the metapackage bleach-with-css stands for
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -234,13 +290,70 @@ def _compared_text(cell: dict, sanitizers) -> str:
     return text
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _environment_listing(run) -> dict[str, str]:
+    """name -> version of every distribution in the Binder-like environment, read by its own pip."""
+    listing = json.loads(run("python", "-m", "pip", "list", "--format=json", "--disable-pip-version-check"))
+    return {canonicalize_name(item["name"]): item["version"] for item in listing}
+
+
+def _serve_and_open_chapter_00(repo: pathlib.Path, env: dict, folder: pathlib.Path) -> dict:
+    """Start the server as the image's CMD does (``jupyter notebook``), wait until it answers, open each track's
+    chapter 00 in JupyterLab as the launch links do (``labpath``), and stop it. Returns what each page said."""
+    port, token = _free_port(), secrets.token_hex(16)
+    command = ["jupyter", "notebook", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")  # CI machines often run as root; Binder's user is not root
+    url = f"http://127.0.0.1:{port}"
+    log_path = folder / "binder-server.log"
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(command, cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180  # polled: a loaded machine needs longer, a quiet one returns at once
+        while True:
+            assert server.poll() is None, f"the server exited with {server.returncode}:\n{log_path.read_text()[-3000:]}"
+            try:
+                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            assert time.monotonic() < deadline, f"the server did not answer within 180 s:\n{log_path.read_text()[-3000:]}"
+            time.sleep(0.5)
+        pages = {}
+        for labpath in ("notebooks/00_start_here.ipynb", "notebooks/es/00_empieza_aqui.ipynb"):
+            with urllib.request.urlopen(f"{url}/lab/tree/{labpath}?token={token}", timeout=60) as answer:
+                page = answer.read().decode()
+            config = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S)
+            assert config, f"/lab/tree/{labpath} is not a JupyterLab page:\n{page[:500]}"
+            pages[labpath] = json.loads(config.group(1))
+        with urllib.request.urlopen(f"{url}/tree?token={token}", timeout=60) as answer:  # notebook 7's own page
+            pages["/tree"] = {"status": answer.status}
+        return pages
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=30)
+
+
 @pytest.mark.binder
 def test_binder_like_environment_runs_every_chapter(tmp_path):
-    """One slow test for all chapters of both tracks: the venv is built once (about a minute with a warm pip
-    cache). The Spanish launch link opens the same environment, so its chapters run here too."""
+    """One slow test for all chapters of both tracks, in a copy of Binder's base environment (a few minutes with a
+    warm pip cache). The Spanish launch link opens the same environment, so its chapters run here too."""
     book = all_chapters()
     assert book, "no chapters to run"
     python = _runtime_python()
+    base = base_environment(RUNTIME.group(1))
     repo = tmp_path / "repo"  # Binder works in its own copy of the repository
     shutil.copytree(ROOT, repo, ignore=_COPY_IGNORE)
     venv = tmp_path / "env"
@@ -256,28 +369,70 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
         env[name] = str(tmp_path / name.lower())
     env.pop("JUPYTER_PATH", None)
 
-    def run(*args, timeout=900):
+    def run(*args, timeout=1200, check=True):
         done = subprocess.run(list(args), cwd=repo, env=env, capture_output=True, text=True, timeout=timeout)
-        assert done.returncode == 0, f"{' '.join(map(str, args))} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
-        return done.stdout
+        if check:
+            assert done.returncode == 0, f"{' '.join(map(str, args))} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+            return done.stdout
+        return done
 
-    # repo2docker's base environment has pip and the build backend; then binder/requirements.txt, then postBuild.
+    # 1. The base image's notebook environment: every Python distribution of repo2docker's lock, at its version,
+    #    from PyPI, without their dependencies (conda resolved them already; the lock is the whole environment).
     run(python, "-m", "venv", str(venv))
-    build_backend = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
-    run("python", "-m", "pip", "install", "--quiet", "--upgrade", "pip", *build_backend)
-    run("python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt")
+    run("python", "-m", "pip", "install", "--quiet", "--no-deps",
+        *[f"{name}=={version}" for name, version in sorted(base.pypi.items())])
+    before = _environment_listing(run)
+    base_check = run("python", "-m", "pip", "check", check=False)
+
+    # 2. What repo2docker's Dockerfile runs (the plan above): binder/requirements.txt into that environment (the
+    #    image adds --no-cache-dir; a cache changes only where pip finds a file, whose hash the lock checks) ...
+    install = run("python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt", check=False)
+    assert install.returncode == 0, f"pip install -r binder/requirements.txt failed:\n{install.stdout}{install.stderr}"
+    after_install = _environment_listing(run)
+    # ... then, with the whole repository copied in, postBuild; and pip check.
     run("bash", "binder/postBuild")
+    check = run("python", "-m", "pip", "check", check=False)
+    after = _environment_listing(run)
+
+    pins = {pin.name: pin.version for pin in read_lock(LEARNER_LOCK) if pin.applies()}
+    replaced = {name: f"{before[name]} -> {after[name]}" for name in sorted(before) if after.get(name) != before[name]}
+    REPORT.parent.mkdir(exist_ok=True)
+    REPORT.write_text(json.dumps({
+        "base_lock": f"jupyter-repo2docker {importlib.metadata.version('jupyter-repo2docker')}: "
+                     f"{base.lock.relative_to(base.lock.parents[3])}",
+        "python": {"base image": base.python, "here": run("python", "-c", "import platform; print(platform.python_version())").strip()},
+        "reproduced_from_pypi": len(base.pypi),
+        "not_reproduced_conda_only": base.conda_only,
+        "pip_check_base_alone": (base_check.stdout + base_check.stderr).strip(),
+        "pip_install_output": (install.stdout + install.stderr).strip(),
+        "pip_check_after_postBuild": (check.stdout + check.stderr).strip(),
+        "replaced_by_the_lock": replaced,
+        "added_by_the_lock": sorted(set(after_install) - set(before)),
+    }, indent=2) + "\n", encoding="utf-8")
+
+    # The conflict the base image brings (its notebook 7.4.7 accepts only JupyterLab < 4.5) is gone: the lock's
+    # notebook replaced it, and every package's requirements hold.
+    assert check.returncode == 0, f"pip check on the Binder-like environment:\n{check.stdout}{check.stderr}"
+    assert after["jupyterlab"] == pins["jupyterlab"] and after["notebook"] == pins["notebook"]
+    # Every package is pinned: by our lock at its version, or else by the base image's lock at its version.
+    unpinned = {name: version for name, version in after.items() if name != "loopkit"
+                and version != pins.get(name, base.pypi.get(name))}
+    assert not unpinned, f"packages pinned neither by binder/requirements.txt nor by the base image: {unpinned}"
 
     # postBuild's effects: loopkit from the copy, the lab settings overrides, the widgets extension enabled.
     where = run("python", "-c", "import loopkit, sys; print(loopkit.__file__); print(sys.prefix)").split()
     assert pathlib.Path(where[0]).is_relative_to(repo) and pathlib.Path(where[1]) == venv
     overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     assert json.loads(overrides.read_text()) == json.loads((BINDER / "overrides.json").read_text())
-    extensions = subprocess.run(
-        ["jupyter", "labextension", "list"], cwd=repo, env=env, capture_output=True, text=True, timeout=120
-    )
+    extensions = run("jupyter", "labextension", "list", timeout=120, check=False)
     listing = re.sub(r"\x1b\[[0-9;]*m", "", extensions.stdout + extensions.stderr)  # without its colours
     assert re.search(r"@jupyter-widgets/jupyterlab-manager v\S+ enabled OK", listing), listing
+
+    # The server starts as the image starts it, and each launch link's labpath opens JupyterLab at chapter 00.
+    pages = _serve_and_open_chapter_00(repo, env, tmp_path)
+    for labpath in ("notebooks/00_start_here.ipynb", "notebooks/es/00_empieza_aqui.ipynb"):
+        assert (pages[labpath]["appName"], pages[labpath]["treePath"]) == ("JupyterLab", labpath), pages[labpath]
+    assert pages["/tree"]["status"] == 200
 
     # Every chapter, top to bottom, in this environment's own kernel.
     out = tmp_path / "executed"
@@ -297,12 +452,12 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     for path in book:
         committed, executed = code_cells(load(path)), code_cells(load(executed_path(path)))
         assert len(committed) == len(executed)
-        for before, after in zip(committed, executed):
-            for output in after.get("outputs", []):
-                assert output["output_type"] != "error", f"{path.name} raised on Binder:\n{source(after)}"
+        for before_cell, after_cell in zip(committed, executed):
+            for output in after_cell.get("outputs", []):
+                assert output["output_type"] != "error", f"{path.name} raised on Binder:\n{source(after_cell)}"
                 assert output.get("name") != "stderr", f"{path.name} wrote to stderr on Binder:\n{''.join(output['text'])}"
-            if "nbval-ignore-output" in tags(before):
+            if "nbval-ignore-output" in tags(before_cell):
                 continue
-            assert _compared_text(after, sanitizers) == _compared_text(before, sanitizers), (
-                f"{path.name}: on Binder this cell shows something else than the committed notebook:\n{source(before)}"
+            assert _compared_text(after_cell, sanitizers) == _compared_text(before_cell, sanitizers), (
+                f"{path.name}: on Binder this cell shows something else than the committed notebook:\n{source(before_cell)}"
             )

@@ -8,9 +8,13 @@ run in order, as a workshop does: twenty learners follow the link at once; each 
 on their own server; a new commit is pulled a second time; a tag is tried as ``branch``; a wrong URL is shown.
 Teardown stops every process by id and fails if any is left.
 
-The figures (hub memory, per-learner peak memory, login to chapter 00) land in ``build/hub-sizing.json`` and are
-printed (``pytest -s``); docs/jupyterhub.md's sizing table reports one run. The hub test needs Node and a free
-port; without them it fails and says which. It never skips.
+The figures (hub memory, per-learner peak memory, login to chapter 00, and the machine's load average while it
+ran) land in ``build/hub-sizing.json`` and are printed (``pytest -s``); docs/jupyterhub.md's sizing table reports
+one run. The hub test needs Node and a free port; without them it fails and says which. It never skips.
+
+On a loaded machine everything is slower, never wrong: every wait here polls until its condition holds, with a
+deadline that grows with the number of servers that start at once (``SERVER_READY_SECONDS``), and the hub is given
+the same deadline, so it never gives up on a server before the test does.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import json
+import os
 import pathlib
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import threading
@@ -44,6 +50,11 @@ TAGGED = "tag-learner"  # follows a link whose branch is a tag, then a link with
 TAG = "workshop-hub-test"
 CHAPTERS = ["loopkit/notebooks/00_start_here.ipynb", "loopkit/notebooks/05_detector.ipynb"]
 NOTEBOOK_CONCURRENCY = 20  # every learner runs their chapters at the same moment
+# How long one server may take to start, and one request to be answered, when every learner starts at once: a
+# minute, plus 15 s for each server starting beside it. On 2 cores a server took 41-52 s on a quiet machine with
+# 20 starting together; the deadline leaves room for a loaded one (the tests poll, so a quiet run is not slower).
+SERVERS_AT_ONCE = len(LEARNERS) + 1  # and the broken learner's
+SERVER_READY_SECONDS = 60 + 15 * SERVERS_AT_ONCE
 SECOND_PULL_FILE = "workshop-notes.md"
 
 
@@ -78,10 +89,16 @@ class Workshop:
     peak_rss: dict[str, int] = dataclasses.field(default_factory=dict)  # learner -> bytes, server + kernels
     hub_peak_rss: int = 0
     proxy_peak_rss: int = 0
+    load: list[tuple[float, float, float]] = dataclasses.field(default_factory=list)  # os.getloadavg() samples
     facts: dict = dataclasses.field(default_factory=dict)  # everything else the run found out
 
     def link(self, **changes: str) -> str:
         return local_link(self.hub.url, self.git_url, **changes)
+
+    def learner(self, name: str) -> Learner:
+        """A learner of this workshop, who waits for their server as long as the deadline allows."""
+        return Learner(name, self.hub.url, server_state=self.hub.server_state, ready_deadline=SERVER_READY_SECONDS,
+                       timeout=SERVER_READY_SECONDS)
 
 
 class MemorySampler(threading.Thread):
@@ -98,6 +115,7 @@ class MemorySampler(threading.Thread):
 
     def sample(self) -> None:
         shop = self.workshop
+        shop.load.append(os.getloadavg())
         hub = shop.hub.process
         if hub is None or not hub.is_running():
             return
@@ -137,12 +155,13 @@ def workshop(tmp_path_factory):
         "tag", "-a", TAG, "-m", "the tag a workshop teaches from", "main", cwd=bare)
     (folder / "hub").mkdir()
     try:
-        hub = Hub(folder / "hub")  # picks its free ports
+        hub = Hub(folder / "hub", server_timeout=SERVER_READY_SECONDS)  # picks its free ports
         hub.require_tools()
     except HubUnavailable as why:
         pytest.fail(f"the hub test cannot run here: {why}", pytrace=False)
     server = GitHttpServer(folder / "git").start()
     shop = Workshop(hub, server.url, bare)
+    shop.load.append(os.getloadavg())
     sampler = MemorySampler(shop)
     started = time.monotonic()
     try:
@@ -160,10 +179,21 @@ def workshop(tmp_path_factory):
         left = hub.stop()
         server.stop()
         shop.facts["test_seconds"] = round(time.monotonic() - started, 1)
+        shop.load.append(os.getloadavg())
         write_figures(shop)
+        keep_logs(hub)
         recorded = sorted(hub.ledger.seen)
         assert recorded, "the hub test recorded no process ids, so it cannot prove it stopped them"
         assert not left, f"processes left behind after the hub test: {[(p.pid, p.name()) for p in left]}"
+
+
+def keep_logs(hub: Hub) -> None:
+    """The hub's and every server's log, kept in build/hub-logs/ (pytest's temporary folders are removed after a
+    few runs, and on a shared machine other runs remove them sooner)."""
+    kept = ROOT / "build" / "hub-logs"
+    shutil.rmtree(kept, ignore_errors=True)
+    if hub.logs.exists():
+        shutil.copytree(hub.logs, kept)
 
 
 def write_figures(shop: Workshop) -> None:
@@ -184,6 +214,16 @@ def write_figures(shop: Workshop) -> None:
         "failures": {"count": len([n for n in shop.failures if n in LEARNERS]), "of": len(LEARNERS),
                      "details": shop.failures},
         "processes_recorded": len(shop.hub.ledger.seen),
+        # Added for issue 23; the fields above keep their names (the sizing model reads them).
+        "load_average": {"at_start": [round(x, 2) for x in shop.load[0]],
+                         "at_end": [round(x, 2) for x in shop.load[-1]],
+                         "highest_1_min": round(max(sample[0] for sample in shop.load), 2),
+                         "median_1_min": round(statistics.median(sample[0] for sample in shop.load), 2),
+                         "what": "os.getloadavg() (1, 5, 15 min) when the hub started, when it stopped, and over "
+                                 "the half-second samples between; other work on the machine counts too"},
+        "server_ready_deadline_seconds": SERVER_READY_SECONDS,
+        "waited_for_server_seconds": _spread([s for name in LEARNERS if name in shop.learners
+                                              for s in shop.learners[name].waited_for_server]),
         **shop.facts,
     }
     FIGURES.parent.mkdir(exist_ok=True)
@@ -191,9 +231,14 @@ def write_figures(shop: Workshop) -> None:
     print(f"\nhub sizing figures ({FIGURES}):\n{json.dumps(figures, indent=2)}")
 
 
+def _spread(values: list[float]) -> dict:
+    return {"median": round(statistics.median(values), 1) if values else None,
+            "worst": round(max(values), 1) if values else None}
+
+
 def open_chapter_00(shop: Workshop, name: str) -> None:
     """One learner: follow the link (log in, server start retried once), land in JupyterLab at chapter 00."""
-    learner = Learner(name, shop.hub.url)
+    learner = shop.learner(name)
     shop.learners[name] = learner
     started = time.monotonic()
     try:
@@ -221,7 +266,9 @@ def test_twenty_learners_follow_the_link_into_chapter_00(workshop):
         assert (home / "notebooks" / "00_start_here.ipynb").exists(), f"{name}: the pull did not land in the home"
         assert git("rev-parse", "HEAD", cwd=home) == git("rev-parse", "HEAD", cwd=ROOT)
         learner = workshop.learners[name]
-        assert (learner.launches, learner.relaunches) == (0, 0), f"{name}: the hub did not start the server itself"
+        assert (learner.launches, learner.relaunches) == (0, 0), (
+            f"{name}: the hub did not start the server itself (Launch clicked {learner.launches} times, Relaunch "
+            f"{learner.relaunches}); server log tail:\n{workshop.hub.log_tail(name)}")
     # The broken learner's server was started twice (the hub's Relaunch button once), then reported with its log.
     assert workshop.learners[BROKEN].relaunches == 1
     assert "2 starts failed" in workshop.failures[BROKEN]
@@ -302,7 +349,7 @@ def test_a_second_pull_keeps_the_learners_edit_and_brings_the_new_commit(worksho
 
 
 def test_a_tag_as_branch(workshop):
-    learner = Learner(TAGGED, workshop.hub.url)
+    learner = workshop.learner(TAGGED)
     workshop.learners[TAGGED] = learner
     link = workshop.link(branch=TAG)
     first = learner.follow_link(link)

@@ -125,7 +125,7 @@ def test_the_engine_is_imported_only_when_javascript_runs():
 
 
 def test_the_engine_is_pinned_for_binder_at_the_installed_version():
-    pins = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    pins = (ROOT / "binder" / "requirements.in").read_text().splitlines()  # the direct pin; the lock repeats it
     assert f"{js_bucket.ENGINE}=={js_bucket.engine_version()}" in pins
 
 

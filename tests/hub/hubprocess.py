@@ -57,14 +57,47 @@ c.SimpleLocalProcessSpawner.home_dir_template = {folder!r} + "/home/{{username}}
 c.Spawner.cmd = ["/bin/sh", "-c", {wrapper!r}, {singleuser!r}]
 c.Spawner.args = {args!r}
 c.Spawner.environment = {{"LOOPKIT_HUB_LOGS": {folder!r} + "/logs"}}
-c.Spawner.start_timeout = 180
-c.Spawner.http_timeout = 180
+# How long the hub waits for a server to start and then to answer: the test's deadline, which grows with the
+# number of learners who start at once (see tests/test_hub.py), so the hub never gives up before the test does.
+c.Spawner.start_timeout = {server_timeout}
+c.Spawner.http_timeout = {server_timeout}
+
+
+import socket
+
+_ports_handed_out = set()
+
+
+def learner_port():
+    # A port for one learner's server, below the kernel's range of ephemeral ports. Left alone, the spawner binds
+    # port 0 to find a free port, closes it, and the server binds it again later. Under load that gap is long, and
+    # the machine's own outgoing connections (hundreds here) take their local ports from that same ephemeral range,
+    # so one can take the port first; jupyterhub-singleuser runs with port_retries=0, so the server then exits, and
+    # JupyterHub 6.1.1 notices an exited server only when Spawner.http_timeout runs out. No outgoing connection and
+    # no bind to port 0 takes a port below the range.
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
+            ephemeral = int(ports.read().split()[0])
+    except OSError:
+        ephemeral = 32768
+    for port in range({port_base}, ephemeral):
+        if port in _ports_handed_out:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _ports_handed_out.add(port)
+        return port
+    raise RuntimeError(f"no free port between {port_base} and {{ephemeral}} for a learner's server")
 
 
 def prepare_learner(spawner):
     # Kernel sockets (ipc, see Spawner.args) go in a short per-learner folder: a Unix socket path has at most
     # 107 bytes, and the learner's home under pytest's temporary folder is longer than that allows.
     spawner.environment["JUPYTER_RUNTIME_DIR"] = {runtime!r} + "/" + spawner.user.name
+    spawner.port = learner_port()
     # JupyterHub 6.1.1 notices a server that exited only when Spawner.http_timeout runs out; the learners meant
     # to fail should not hold the test for that long.
     if spawner.user.name.startswith({broken!r}):
@@ -133,14 +166,18 @@ class ProcessLedger:
 class Hub:
     """One JupyterHub run in ``folder``; ``start`` it, then ``stop`` it in a ``finally``."""
 
-    def __init__(self, folder: pathlib.Path) -> None:
+    def __init__(self, folder: pathlib.Path, *, server_timeout: int = 180) -> None:
         self.folder = folder
+        self.server_timeout = server_timeout
         self.logs = folder / "logs"
         self.port, self.hub_port, self.proxy_api_port = free_port(), free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(16)
         self.ledger = ProcessLedger()
         self.runtime = pathlib.Path(tempfile.gettempdir()) / f"lkhub-{secrets.token_hex(4)}"  # short: sockets
+        # Where the learners' server ports start (see learner_port in the config): a random base, so two hub tests
+        # on one machine (other checkouts) are unlikely to try the same ports at the same moment.
+        self.port_base = 20000 + 100 * secrets.randbelow(100)
         self.process: psutil.Popen | None = None
 
     def config_text(self) -> str:
@@ -153,12 +190,15 @@ class Hub:
         return _CONFIG.format(port=self.port, hub_port=self.hub_port, proxy_api_port=self.proxy_api_port,
                               proxy=str(PROXY), folder=str(self.folder), token=self.token, args=args,
                               wrapper=_WRAPPER.format(broken=BROKEN_PREFIX), broken=BROKEN_PREFIX,
-                              runtime=str(self.runtime),
+                              runtime=str(self.runtime), server_timeout=self.server_timeout,
+                              port_base=self.port_base,
                               singleuser=str(VENV_BIN / "jupyterhub-singleuser"))
 
     require_tools = staticmethod(require_tools)
 
-    def start(self, timeout: float = 60.0) -> Hub:
+    def start(self, timeout: float = 240.0) -> Hub:
+        """Start the hub and poll its API until it answers. A quiet machine answers in seconds; the deadline is for a
+        loaded one (runs here at load averages of 20-38 saw the hub silent for over 60 s)."""
         require_tools()
         self.logs.mkdir(parents=True, exist_ok=True)
         self.runtime.mkdir(mode=0o700)
@@ -194,9 +234,19 @@ class Hub:
 
     def api(self, path: str) -> dict:
         answer = requests.get(f"{self.url}/hub/api{path}", headers={"Authorization": f"token {self.token}"},
-                              timeout=30)
+                              timeout=self.server_timeout)
         answer.raise_for_status()
         return answer.json()
+
+    def server_state(self, learner: str) -> str:
+        """What the hub says of the learner's default server: "ready", "pending" (starting or stopping), or "none"
+        (never started, or its start failed: the hub then forgets it)."""
+        server = self.api(f"/users/{learner}").get("servers", {}).get("")
+        if server is None:
+            return "none"
+        if server.get("ready"):
+            return "ready"
+        return "pending" if server.get("pending") else "none"
 
     def server_process(self, learner: str) -> psutil.Process | None:
         """The learner's single-user server: the hub's child whose environment names that learner."""

@@ -3,8 +3,10 @@
 There is no browser here. :class:`Learner` does over HTTP what a browser does for a learner, and nothing more:
 
 - it follows the nbgitpuller link, logs in on the hub's form, clicks *Launch Server* on the hub's "Server not
-  running" page, waits on the spawn-pending page's progress stream, then does what nbgitpuller's page script
-  does (``nbgitpuller/static/js/gitsync.js`` in nbgitpuller 1.3.0): it reads the ``git-pull/api`` event stream
+  running" page, waits on the spawn-pending page until the server is ready (where a browser listens to the page's
+  progress stream, the learner polls the hub's REST API for its server's state every 2 s, up to a deadline
+  that the test scales with the number of learners starting at once: a poll cannot hang on a stream that a
+  loaded machine answers late), then does what nbgitpuller's page script does (``nbgitpuller/static/js/gitsync.js`` in nbgitpuller 1.3.0): it reads the ``git-pull/api`` event stream
   and, when the pull has finished, opens the page the link names;
 - it runs a chapter the way JupyterLab does: a session (and with it a kernel) through the server's REST API, then
   every code cell as an ``execute_request`` on the kernel's websocket.
@@ -19,6 +21,7 @@ import re
 import time
 import urllib.parse
 import uuid
+from collections.abc import Callable
 
 import requests
 import websocket
@@ -52,10 +55,17 @@ def _attribute(page: str, name: str) -> str | None:
 
 
 class Learner:
-    def __init__(self, name: str, hub_url: str, *, timeout: float = 180.0) -> None:
+    """``server_state(name)`` answers "ready", "pending" or "none" for a learner's server (``Hub.server_state``);
+    ``ready_deadline`` is how long a server may take to become ready; ``timeout`` bounds each HTTP request."""
+
+    def __init__(self, name: str, hub_url: str, *, server_state: Callable[[str], str], ready_deadline: float = 180.0,
+                 timeout: float = 180.0) -> None:
         self.name = name
         self.hub_url = hub_url
+        self.server_state = server_state
+        self.ready_deadline = ready_deadline
         self.timeout = timeout
+        self.waited_for_server: list[float] = []  # seconds from the pending page to a ready (or failed) server
         self.http = requests.Session()
         self.server_xsrf: str | None = None
         self.launches = 0  # clicks on the hub's Launch Server button ("Server not running")
@@ -120,16 +130,14 @@ class Learner:
         return " ".join((found.group(1) if found else text[:300]).split())
 
     def _wait_for_spawn(self, page: requests.Response) -> requests.Response:
-        """Read the spawn-pending page's progress stream until the hub says ready or failed, then go on."""
-        progress = re.search(r'EventSource\(\s*"([^"]*)"', page.text)
-        assert progress, f"{self.name}: no progress stream on {page.url}"
-        url = urllib.parse.urljoin(page.url, html.unescape(progress.group(1)))
-        with self.http.get(url, stream=True, timeout=self.timeout) as stream:
-            for line in stream.iter_lines(decode_unicode=True):
-                if line and line.startswith("data:"):
-                    event = json.loads(line[len("data:"):])
-                    if event.get("ready") or event.get("failed"):
-                        break
+        """Poll the hub until the server is ready or its start has failed, then go on as the page's script does."""
+        assert re.search(r'EventSource\(\s*"([^"]*)"', page.text), f"{self.name}: {page.url} is no spawn-pending page"
+        started = time.monotonic()
+        while self.server_state(self.name) == "pending":
+            if time.monotonic() - started > self.ready_deadline:
+                raise SpawnFailed(f"the server was still starting after {self.ready_deadline:.0f} s (the deadline)")
+            time.sleep(2.0)
+        self.waited_for_server.append(round(time.monotonic() - started, 1))
         # Failed or ready, the browser goes on to ``next``; after a failure the hub answers with its "Spawn failed"
         # page and its Relaunch button, which follow_link handles. After a Relaunch there is no ``next``, and the
         # pending page itself answers: the server, or the "Spawn failed" page again.
