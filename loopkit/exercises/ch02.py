@@ -42,12 +42,15 @@ q3 = Question(
          Case((401,), 2, "line 401 is the first line of bucket 2"),
          Case((0,), 0, "a line below 1 counts as line 1, as upstream clamps both ends before dividing"),
          Case((-7,), 0, "a negative line counts as line 1 too: clamp first, then divide"),
+         Case((-450,), 0, "a line below 1 is not a distance to measure: however far below, it counts as line 1, so "
+              "clamp with max(line, 1), not abs(line)"),
          Case((1000,), 4, "far into a file the same rule holds: (1000 - 1) // 200 = 4")],
         why="Lines 1 to 200 are bucket 0: subtract 1 before dividing, and clamp to line 1 first.",
     ),
     solution=bucket_of,
     hint="Line 200 is still in bucket 0 and line 201 is in bucket 1. What about line 0 or -7? Clamp them to 1.",
-    wrong=[lambda line: line // 200, lambda line: (line - 1) // 200, lambda line: max(line // 200, 0)],
+    wrong=[lambda line: line // 200, lambda line: (line - 1) // 200, lambda line: max(line // 200, 0),
+           lambda line: (abs(line) - 1) // 200 if line else 0],
 )
 
 
