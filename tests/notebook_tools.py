@@ -124,3 +124,33 @@ def exercise_sections(nb: dict) -> dict[str, range]:
 def exercise_of_cell(nb: dict, index: int) -> str | None:
     """The id of the exercise whose section holds cell ``index``, or None."""
     return next((qid for qid, span in exercise_sections(nb).items() if index in span), None)
+
+
+def reveal_problem(nb: dict, cell: dict, printed: str) -> str | None:
+    """Why a reveal cell's output fails its exercise, or None when it shows the answer and nothing else."""
+    from loopkit.exercises import all_questions
+
+    index = next(i for i, c in enumerate(nb["cells"]) if c is cell)
+    qid = exercise_of_cell(nb, index)
+    if qid is None:
+        return f"cell {index} is tagged reveal but lies in no exercise's section"
+    question = all_questions()[qid]
+    if not question.shown_in(printed):
+        return (f"exercise {qid}'s reveal cell {index} does not show the answer {question.solution_value!r} as "
+                f"{question.reveal!r} says; it printed:\n{printed}")
+    answer = question._normalize(question.solution_value)
+    shown_wrong = [wrong for wrong in question.wrong_answers
+                   if question._normalize(wrong) != answer and question.shown_in(printed, wrong)]
+    if shown_wrong:
+        return f"exercise {qid}'s reveal cell {index} also shows wrong answers as the answer: {shown_wrong!r}"
+    return None
+
+
+def printed_text(outputs: list) -> str:
+    """What a list of nbformat outputs shows as text: streams and plain-text results."""
+    parts = []
+    for output in outputs:
+        text = output.get("text") if output.get("output_type") == "stream" else output.get("data", {}).get(
+            "text/plain", "")
+        parts.append("".join(text) if isinstance(text, list) else (text or ""))
+    return "".join(parts)

@@ -42,7 +42,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from lock_tools import LEARNER_LOCK, read_direct, read_lock
-from notebook_tools import ROOT, all_chapters, chapters, code_cells, imported_modules, load, source, tags
+from notebook_tools import (ROOT, all_chapters, chapters, code_cells, imported_modules, is_reveal, load,
+                            printed_text, reveal_problem, source, tags)
 
 BINDER = ROOT / "binder"
 RUNTIME = re.fullmatch(r"python-(\d+\.\d+)\s*", (BINDER / "runtime.txt").read_text())
@@ -450,13 +451,18 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
                                        timeout=1800), [half for half in halves if half]))
     sanitizers = _sanitizers()
     for path in book:
-        committed, executed = code_cells(load(path)), code_cells(load(executed_path(path)))
+        executed_nb = load(executed_path(path))
+        committed, executed = code_cells(load(path)), code_cells(executed_nb)
         assert len(committed) == len(executed)
         for before_cell, after_cell in zip(committed, executed):
             for output in after_cell.get("outputs", []):
                 assert output["output_type"] != "error", f"{path.name} raised on Binder:\n{source(after_cell)}"
                 assert output.get("name") != "stderr", f"{path.name} wrote to stderr on Binder:\n{''.join(output['text'])}"
             if "nbval-ignore-output" in tags(before_cell):
+                continue
+            if is_reveal(before_cell):  # committed without output: what it prints must show its exercise's answer
+                problem = reveal_problem(executed_nb, after_cell, printed_text(after_cell.get("outputs", [])))
+                assert problem is None, f"{path.name} on Binder: {problem}"
                 continue
             assert _compared_text(after_cell, sanitizers) == _compared_text(before_cell, sanitizers), (
                 f"{path.name}: on Binder this cell shows something else than the committed notebook:\n{source(before_cell)}"
