@@ -24,6 +24,10 @@ from loopkit import PinnedMiddleware
 from loopkit.adapters import iter_trace
 from loopkit.replay import replay_batches
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+from report import result_line  # noqa: E402
+
 TOOLS = ("read_file", "bash", "grep", "web_search", "ls")
 
 
@@ -71,6 +75,7 @@ def main(argv: list[str]) -> int:
         elapsed = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"command, end to end {batches / elapsed:>12,.0f} batches/s ({elapsed:.2f} s), peak RSS {peak:.1f} MB")
+    print(result_line(f"{size_mb / elapsed:.1f} MB/s end to end, peak {peak:.1f} MB"))
     return 0
 
 

@@ -1,7 +1,7 @@
 """Hostile input in bounded memory (issue 21): each input must end with exit code 2, one line on stderr, and a peak RSS
 under 300 MB. Not a test: it writes about 2 GiB to a temporary folder and takes minutes.
 
-Usage: python benchmarks/bench_hostile_input.py [--gib N] [--keep-going]
+Usage: python benchmarks/bench_hostile_input.py [--gib N]
 
 The inputs:
 
@@ -12,7 +12,9 @@ The inputs:
 - a 100,000-level nested array.
 
 For each: the exit code, the peak RSS of the command, wall seconds and CPU seconds (the machine may be shared: the
-load average is printed too), and the error line.
+load average is printed too), and the error line. It exits 1 when an input is not refused with exit 2 and one line
+(that is a bug); a peak over the goal is reported in the result line (benchmarks/README.md), as any absolute figure
+is.
 """
 
 from __future__ import annotations
@@ -22,20 +24,15 @@ import gzip
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import measure  # noqa: E402
+from report import result_line  # noqa: E402
+
 GOAL_MB = 300
-WRAPPER = """
-import resource, subprocess, sys, time
-started = time.perf_counter()
-done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-elapsed = time.perf_counter() - started
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(done.returncode, elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
-sys.stdout.write(done.stderr.decode("utf-8", "replace"))
-"""
 MiB = 1 << 20
 
 
@@ -87,14 +84,6 @@ def nested_array(path: pathlib.Path, depth: int) -> None:
     path.write_text("[" * depth + "]" * depth)
 
 
-def measure(path: pathlib.Path) -> tuple[int, float, float, float, list[str]]:
-    out = subprocess.run([sys.executable, "-c", WRAPPER, sys.executable, "-m", "loopkit", "replay", str(path)],
-                         capture_output=True, text=True, check=True, timeout=3600)
-    head, *errors = out.stdout.splitlines()
-    code, wall, cpu, peak_kb = head.split()
-    return int(code), float(wall), float(cpu), int(peak_kb) / 1024, errors
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gib", type=float, default=1.0, help="size of the one-line files and the zero bomb")
@@ -105,23 +94,28 @@ def main(argv=None) -> int:
              ("gzip bomb: 1 GiB of zero bytes", "zeros.jsonl.gz", zero_bomb, size),
              ("gzip bomb: 2 GiB of JSON Lines", "messages.jsonl.gz", jsonl_bomb, 2 * size),
              ("100,000-level nested array", "deep.json", nested_array, 100_000)]
-    failed = False
+    broken, heaviest = False, 0.0
     print(f"load average before: {os.getloadavg()[0]:.1f} (1 min)")
     print(f"{'input':38}  {'on disk':>9}  exit  {'peak RSS':>9}  {'wall s':>7}  {'CPU s':>6}  error")
     with tempfile.TemporaryDirectory() as folder:
         for title, name, make, amount in cases:
             path = pathlib.Path(folder, name)
             make(path, amount)
-            code, wall, cpu, peak, errors = measure(path)
+            run = measure.replay(path)
+            code, wall, cpu, peak, errors = run.exit_code, run.wall_s, run.cpu_s, run.peak_mb, run.errors
             ok = code == 2 and peak < GOAL_MB and len(errors) == 1
-            failed |= not ok
+            broken |= code != 2 or len(errors) != 1  # a refusal that is not one clear line is a bug, not a speed
+            heaviest = max(heaviest, peak)
             shown = errors[0].replace(folder + "/", "") if errors else "(none)"
             print(f"{title:38}  {path.stat().st_size / 1e6:>7.1f}MB  {code:>4}  {peak:>6.1f} MB  {wall:>7.1f}  "
                   f"{cpu:>6.1f}  {shown[:150]}{'' if ok else '   <- MISSED'}")
             path.unlink()
     print(f"load average after: {os.getloadavg()[0]:.1f} (1 min)")
-    print(f"goal: exit 2, one line, peak RSS < {GOAL_MB} MB for each: {'MISSED' if failed else 'ok'}")
-    return 1 if failed else 0
+    met = not broken and heaviest < GOAL_MB
+    print(f"goal: exit 2, one line, peak RSS < {GOAL_MB} MB for each: {'ok' if met else 'MISSED'}")
+    print(result_line(f"highest peak RSS {heaviest:.1f} MB; every input refused with exit 2 and one line: "
+                      f"{'yes' if not broken else 'NO'}", f"exit 2, one line, < {GOAL_MB} MB each", met))
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":
