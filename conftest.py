@@ -25,12 +25,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tests"))
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
+    from notebook_tools import is_reveal, printed_text, reveal_problem
+
     result = yield
     cell = getattr(item, "cell", None)
-    if cell is not None and "reveal" in cell.get("metadata", {}).get("tags", []):
+    if cell is not None and is_reveal(cell):
         # nbval (pinned 0.11.0) keeps the outputs it received for a cell in ``test_outputs``.
-        from notebook_tools import printed_text, reveal_problem
-
         problem = reveal_problem(item.parent.nb, cell, printed_text(item.test_outputs or []))
         if problem:
             raise AssertionError(f"{item.parent.path.name}: {problem}")
