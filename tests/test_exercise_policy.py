@@ -18,7 +18,7 @@ import pytest
 
 from loopkit.exercises import Question, all_questions, answer_regex, equals, is_distinctive
 from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, exercise_headings, exercise_sections,
-                            is_reveal, load, source, track_of)
+                            is_reveal, load, printed_text, source, track_of)
 
 QUESTIONS = all_questions()
 TESTS = ROOT / "tests"
@@ -39,16 +39,12 @@ def _joined(text) -> str:
 
 
 def output_text(cell: dict) -> str:
-    """What a learner reads below a code cell: printed text, plain-text results, and HTML results as text."""
+    """What a learner reads below a code cell: each output's printed or plain text, and HTML results as text."""
     parts = []
     for output in cell.get("outputs", []):
-        if output.get("output_type") == "stream":
-            parts.append(_joined(output["text"]))
-            continue
-        data = output.get("data", {})
-        parts.append(_joined(data.get("text/plain", "")))
-        if "text/html" in data:
-            parts.append(html.unescape(re.sub(r"<[^>]+>", " ", _joined(data["text/html"]))))
+        parts.append(printed_text([output]))
+        if "text/html" in output.get("data", {}):
+            parts.append(html.unescape(re.sub(r"<[^>]+>", " ", _joined(output["data"]["text/html"]))))
     return "\n".join(parts)
 
 
