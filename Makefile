@@ -3,10 +3,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 # Two stamps: the learner's install (requirements.txt, the lock binder/requirements.txt) and the test tools on top
-# of it (the lock requirements-test.txt, and the hub test's proxy from npm, NODE_STAMP).
+# of it (the lock requirements-test.txt, and from npm the hub test's proxy and the browser test's axe-core, NODE_STAMP).
 LAB_STAMP  := $(VENV)/.lab-installed
 TEST_STAMP := $(VENV)/.test-installed
-# JupyterHub's proxy for the hub test, from npm: package.json pins it, package-lock.json pins what it needs.
+# JupyterHub's proxy for the hub test and axe-core for the browser test's accessibility check, from npm: package.json
+# pins them, package-lock.json pins what they need.
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
@@ -43,7 +44,7 @@ check-venv:
 # installed in a second step, from this checkout, with the lock's setuptools (no build isolation: nothing unpinned is
 # downloaded). setuptools reports every editable install of a flat layout with an "Editable installation." notice
 # (folders named like the package may shadow it); here the folder is the package itself, so that one notice is muted.
-$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json | check-venv
+$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/install_lab_settings.py | check-venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
 	@test -e $(VENV) || $(PYTHON) -m venv $(VENV) || \
@@ -60,30 +61,40 @@ $(TEST_STAMP): $(LAB_STAMP) $(NODE_STAMP) requirements-test.txt
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-test.txt
 	@touch $(TEST_STAMP)
 
-# Without npm, nothing is installed here and the hub test fails saying what is missing; the rest still runs.
+# Without npm, nothing is installed here and the hub test and the browser test's accessibility check fail saying what
+# is missing; the rest still runs.
 # configurable-http-proxy 5.1.0 is the newest release whose whole dependency tree accepts Node.js 18 (Debian 12's
 # nodejs); 5.2.0 needs Node 20, and 5.3.0's commander 15 declares Node >= 22.12, which npm warns about on Node 20.
 $(NODE_STAMP): package.json package-lock.json
 	@if command -v npm >/dev/null; then \
 	  mkdir -p $(VENV)/node && cp package.json package-lock.json $(VENV)/node/ && \
 	  (cd $(VENV)/node && npm ci --no-audit --no-fund --no-update-notifier --loglevel=warn) && touch $@; \
-	else echo "npm not found: the hub test will fail (install Node.js and npm, e.g. apt-get install nodejs npm)" >&2; fi
+	else echo "npm not found: the hub test and the accessibility check will fail (install Node.js and npm, e.g. apt-get install nodejs npm)" >&2; fi
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-# The track JupyterLab opens at: `make lab` (English), `make lab TRACK=es` (Spanish, notebooks/es/).
+# The track JupyterLab opens at: `make lab` (English), `make lab TRACK=es` (Spanish, notebooks/es/), each with its
+# own JupyterLab settings folder, whose defaults give the lab's menus the track's language
+# (binder/install_lab_settings.py writes both folders).
 TRACK ?= en
 START_en := notebooks/00_start_here.ipynb
 START_es := notebooks/es/00_empieza_aqui.ipynb
+LAB_SETTINGS_en := $(VENV)/share/jupyter/lab/settings
+LAB_SETTINGS_es := $(VENV)/share/jupyter/lab/settings-es
+CHAPTERS := $(wildcard notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb)
 
 # Kernels talk to the lab over Unix sockets in Jupyter's runtime folder (readable by this user only), not TCP ports on
 # 127.0.0.1: with TCP, ipykernel 7 prints "Kernel is running over TCP without encryption" in the terminal for every
 # chapter a learner opens.
+# `jupyter trust` first: JupyterLab shows a widget view stored in an untrusted notebook as its plain-text repr, so the
+# chapters are signed (in Jupyter's data folder, as a learner's own save does) every time, since `make notebooks` or a
+# pull changes them; a chapter opened before it runs then draws its views from the state it stores.
 lab: check-venv $(LAB_STAMP)
 	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
+	$(BIN)/jupyter trust $(CHAPTERS) >/dev/null
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK)) \
-	  --KernelManager.transport=ipc
+	  --LabApp.app_settings_dir="$(CURDIR)/$(LAB_SETTINGS_$(TRACK))" --KernelManager.transport=ipc
 
 # Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
@@ -99,7 +110,7 @@ test-quick: check-venv $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
 notebooks: check-venv $(TEST_STAMP)
-	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb
+	$(BIN)/python tools/run_notebooks.py $(CHAPTERS)
 
 # Every benchmarks/bench_*.py, one after the other, then one table; a benchmark that misses its goal or fails is a
 # row like the others (benchmarks/README.md has the protocol). The exit status is 1 when any row failed.
