@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shlex
 import subprocess
+import sys
+import urllib.parse
 
 import pytest
 
@@ -95,3 +98,39 @@ def test_postbuild_installs_the_settings_and_signs_the_chapters():
     patterns = [word for word in shlex.split(trust)[2:] if word.endswith(".ipynb")]
     matched = {path for pattern in patterns for path in ROOT.glob(pattern)}
     assert matched == set(all_chapters()), patterns
+
+
+def test_a_signed_chapters_copy_elsewhere_is_trusted_too(tmp_path):
+    """What the hub relies on (docs/jupyterhub.md, "Views drawn before a chapter runs"): a signature covers the
+    content, so the learner's clone of a signed chapter is trusted, and a changed chapter is not."""
+    from nbformat import read
+    from nbformat.sign import NotebookNotary
+
+    image, clone = tmp_path / "image", tmp_path / "home" / "loopkit"
+    signed = all_chapters()[2]
+    for folder in (image, clone):
+        folder.mkdir(parents=True)
+        (folder / signed.name).write_bytes(signed.read_bytes())
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run([str(ROOT / ".venv" / "bin" / "jupyter"), "trust", str(image / signed.name)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    notary = NotebookNotary(data_dir=str(tmp_path / "data"))
+    copy = read(clone / signed.name, as_version=4)
+    assert notary.check_signature(copy)
+    copy.cells[0].source += "\nA fix pushed during the day."
+    assert not notary.check_signature(copy)
+
+
+def test_the_rehearsal_follows_each_tracks_link_and_reads_the_labs_language():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import hub_rehearsal  # tools/hub_rehearsal.py
+
+    for track, chapter_00 in (("en", "notebooks/00_start_here.ipynb"), ("es", "notebooks/es/00_empieza_aqui.ipynb")):
+        link = urllib.parse.urlsplit(hub_rehearsal.workshop_link("https://hub.example.org", "b", track=track))
+        query = urllib.parse.parse_qs(link.query)
+        assert query["branch"] == ["b"] and query["urlpath"] == [f"lab/tree/loopkit/{chapter_00}?autodecode"]
+        assert hub_rehearsal.CHAPTERS[track][0] == f"loopkit/{chapter_00}"
+    schema = {"schema": {"properties": {"locale": {"default": "es_ES"}}}}
+    assert hub_rehearsal.lab_language({**schema, "settings": {}}) == "es_ES"
+    assert hub_rehearsal.lab_language({**schema, "settings": {"locale": "en"}}) == "en"

@@ -1,6 +1,6 @@
 """The rehearsal the day before: the hub test's learners, all at once, against your real hub.
 
-    .venv/bin/python tools/hub_rehearsal.py https://hub.example.org --branch workshop-2026-12 [--learners 20]
+    .venv/bin/python tools/hub_rehearsal.py https://hub.example.org --branch workshop-2026-12 [--learners 20] [--track es]
 
 Each learner does over HTTP what a browser does, with the hub test's own code (tests/hub/learner.py): follows the
 workshop's nbgitpuller link (the one in docs/jupyterhub.md, filled in for your hub and branch), logs in on the hub's
@@ -8,6 +8,9 @@ form, waits while the hub starts their server, lets nbgitpuller clone, opens cha
 chapter 00 and chapter 05 cell by cell on their own kernels. All start at the same moment, as a room that clicks
 on the count of three. It prints what the hub test prints (link to chapter 00, median and worst; the chapters'
 time; who failed and why) next to what tools/hub_sizing.py expects for a room that size, so you can compare.
+With ``--track es`` they follow the Spanish link (chapters 00 and 05 of notebooks/es/), and a learner whose
+JupyterLab is not in Spanish counts as failed: that is the check of a hub set up for a Spanish room
+(docs/jupyterhub.md, "The Spanish track and JupyterLab's language").
 
 The learners log in as ``rehearsal-01``, ``rehearsal-02`` ... with ``--password`` (the chart's default "dummy"
 authenticator takes any name and password; rehearse before you switch to the real one, or give these names a
@@ -31,13 +34,22 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-CHAPTERS = ["loopkit/notebooks/00_start_here.ipynb", "loopkit/notebooks/05_detector.ipynb"]
+CHAPTERS = {"en": ["loopkit/notebooks/00_start_here.ipynb", "loopkit/notebooks/05_detector.ipynb"],
+            "es": ["loopkit/notebooks/es/00_empieza_aqui.ipynb", "loopkit/notebooks/es/05_detector.ipynb"]}
+TRANSLATION_SETTINGS = "lab/api/settings/@jupyterlab/translation-extension:plugin"
 
 
-def workshop_link(hub_url: str, branch: str, repo: str | None = None) -> str:
-    """docs/jupyterhub.md's link, for this hub and branch (and, for a fork, this repository)."""
+def documented_links() -> dict[str, str]:
+    """docs/jupyterhub.md's links by track: the first link opens the English chapter 00, the one whose urlpath is
+    in notebooks/es/ the Spanish one."""
     text = (ROOT / "docs" / "jupyterhub.md").read_text(encoding="utf-8")
-    documented = urllib.parse.urlsplit(re.search(r"```text\n(https://\S+)\n```", text).group(1))
+    links = re.findall(r"```text\n(https://\S+)\n```", text)
+    return {"en": links[0], "es": next(link for link in links if "notebooks%2Fes%2F" in link)}
+
+
+def workshop_link(hub_url: str, branch: str, repo: str | None = None, track: str = "en") -> str:
+    """docs/jupyterhub.md's link for a track, for this hub and branch (and, for a fork, this repository)."""
+    documented = urllib.parse.urlsplit(documented_links()[track])
     query = dict(urllib.parse.parse_qsl(documented.query))
     query["branch"] = branch
     if repo:
@@ -45,7 +57,14 @@ def workshop_link(hub_url: str, branch: str, repo: str | None = None) -> str:
     return f"{hub_url.rstrip('/')}{documented.path}?{urllib.parse.urlencode(query)}"
 
 
-def one_learner(name: str, hub_url: str, link: str, password: str) -> dict:
+def lab_language(settings_answer: dict) -> str:
+    """The language JupyterLab shows, from its translation settings: the learner's own choice, else the default
+    (which the server's settings folder sets)."""
+    chosen = settings_answer.get("settings", {}).get("locale")
+    return chosen or settings_answer["schema"]["properties"]["locale"]["default"]
+
+
+def one_learner(name: str, hub_url: str, link: str, password: str, track: str = "en") -> dict:
     from hub.learner import SpawnFailed
 
     learner = rehearsal_learner(name, hub_url, password)
@@ -58,17 +77,25 @@ def one_learner(name: str, hub_url: str, link: str, password: str) -> dict:
         return {"name": name, "failed": f"nbgitpuller: {pulled.event.get('message')}"}
     page = learner.open_page(pulled.redirect_url)
     opened = time.monotonic() - started
-    if page.get("treePath") != CHAPTERS[0]:
+    if page.get("treePath") != CHAPTERS[track][0]:
         return {"name": name, "failed": f"the link opened {page.get('treePath')!r}", "opened": opened}
+    answer = learner.http.get(f"{learner.server_url}/{TRANSLATION_SETTINGS}", timeout=learner.timeout)
+    answer.raise_for_status()
+    language = lab_language(answer.json())
+    if track == "es" and not language.startswith("es"):
+        return {"name": name, "opened": opened, "language": language,
+                "failed": f"JupyterLab's menus are in {language!r}, not Spanish (docs/jupyterhub.md, "
+                          "\"The Spanish track and JupyterLab's language\")"}
     problems, sessions = [], []
     ran = time.monotonic()
-    for path in CHAPTERS:
+    for path in CHAPTERS[track]:
         session, cells = learner.run_notebook(path)
         sessions.append(session)
         problems += [f"{path} cell {c.index}: {c.status} {c.errors}" for c in cells if c.status != "ok" or c.errors]
     for session in sessions:
         learner.shut_down(session)
-    return {"name": name, "opened": opened, "chapters": time.monotonic() - ran, "failed": "; ".join(problems)}
+    return {"name": name, "opened": opened, "language": language, "chapters": time.monotonic() - ran,
+            "failed": "; ".join(problems)}
 
 
 def rehearsal_learner(name: str, hub_url: str, password: str):
@@ -97,19 +124,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--password", default="rehearsal")
     parser.add_argument("--prefix", default="rehearsal-")
     parser.add_argument("--repo", help="the repository the link clones (default: docs/jupyterhub.md's)")
+    parser.add_argument("--track", choices=sorted(CHAPTERS), default="en",
+                        help="the track's link to follow; es also checks that JupyterLab is in Spanish")
     options = parser.parse_args(argv)
     if not options.hub_url.startswith(("http://", "https://")):
         parser.error(f"the hub's address must start with http:// or https://, got {options.hub_url!r}")
-    link = workshop_link(options.hub_url, options.branch, options.repo)
+    link = workshop_link(options.hub_url, options.branch, options.repo, options.track)
     names = [f"{options.prefix}{n:02d}" for n in range(1, options.learners + 1)]
     print(f"{len(names)} learners follow {link}")
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
-        results = list(pool.map(lambda name: one_learner(name, options.hub_url, link, options.password), names))
+        results = list(pool.map(lambda name: one_learner(name, options.hub_url, link, options.password,
+                                                         options.track), names))
     opened = sorted(r["opened"] for r in results if "opened" in r and not r["failed"])
     failed = [r for r in results if r["failed"]]
     if opened:
         print(f"link to chapter 00: median {statistics.median(opened):.1f} s, worst {opened[-1]:.1f} s")
         print(f"chapters 00 and 05: worst {max(r['chapters'] for r in results if 'chapters' in r):.1f} s")
+    languages = sorted({r["language"] for r in results if "language" in r})
+    print(f"JupyterLab's language: {', '.join(languages) or 'not reached'}")
     print(f"failed: {len(failed)} of {len(names)}")
     for result in failed:
         print(f"  {result['name']}: {result['failed']}")

@@ -233,28 +233,32 @@ async (area) => {
 
 
 def axe_violations(chapter: ChapterPage) -> list[dict]:
-    """axe-core's violations in each code cell's outputs, cell by cell (each scrolled into view first, since the
-    lab skips painting cells off screen, and the contrast check needs them painted)."""
+    """axe-core's violations in what the workbook puts on the page, cell by cell: each code cell's outputs, and each
+    markdown cell as rendered (its checklist, its links). Each cell is scrolled into view first: the lab skips
+    painting cells off screen, and the contrast check needs them painted."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: `make test` installs axe-core from npm (package.json) under .venv/node")
     chapter.page.add_script_tag(path=str(AXE))
     found = []
     for index, cell in enumerate(chapter.cells):
-        if cell["cell_type"] != "code":
+        where, selector = {"code": ("output", ".jp-Cell-outputArea"),
+                           "markdown": ("markdown", ".jp-MarkdownOutput")}.get(cell["cell_type"], (None, None))
+        if selector is None:
             continue
-        area = chapter.dom_cell(index).locator(".jp-Cell-outputArea")
-        if area.locator(".jp-OutputArea-output").count() == 0:
+        area = chapter.dom_cell(index).locator(selector)
+        if area.count() == 0 or (where == "output" and area.locator(".jp-OutputArea-output").count() == 0):
             continue
-        area.scroll_into_view_if_needed()
-        for violation in area.evaluate(_AXE_ON):
-            found.append({"cell": index, **violation})
+        area.first.scroll_into_view_if_needed()
+        for violation in area.first.evaluate(_AXE_ON):
+            found.append({"cell": index, "where": where, **violation})
     return found
 
 
 def record(path, violations: list[dict]) -> dict[str, int]:
     """Keep what axe found for a chapter in build/axe-report.json; return its serious and critical node counts."""
-    counts = {impact: sum(len(v["nodes"]) for v in violations if v["impact"] == impact)
-              for impact in ("critical", "serious", "moderate", "minor")}
+    counts = {f"{where} {impact}": sum(len(v["nodes"]) for v in violations
+                                       if v["impact"] == impact and v["where"] == where)
+              for where in ("output", "markdown") for impact in ("critical", "serious", "moderate", "minor")}
     report = json.loads(AXE_REPORT.read_text(encoding="utf-8")) if AXE_REPORT.exists() else {}
     report[chapter_id(path)] = {"counts": counts, "violations": violations}
     AXE_REPORT.parent.mkdir(exist_ok=True)
@@ -270,6 +274,6 @@ def test_axe_finds_no_serious_violation_in_a_chapter_after_run_all(track_lab, op
         chapter.live_widget(index)
     violations = axe_violations(chapter)
     counts = record(path, violations)
-    serious = [f"cell {v['cell']}: {v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']}; "
+    serious = [f"{v['where']} of cell {v['cell']}: {v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']}; "
                f"first: {v['nodes'][0]['html']}" for v in violations if v["impact"] in SERIOUS]
     assert not serious, f"{path.name}: axe counts {counts}\n" + "\n".join(serious)
