@@ -277,3 +277,17 @@ def test_axe_finds_no_serious_violation_in_a_chapter_after_run_all(track_lab, op
     serious = [f"{v['where']} of cell {v['cell']}: {v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']}; "
                f"first: {v['nodes'][0]['html']}" for v in violations if v["impact"] in SERIOUS]
     assert not serious, f"{path.name}: axe counts {counts}\n" + "\n".join(serious)
+
+
+def test_the_english_labs_language_menu_offers_spanish_as_the_readme_says(track_lab, open_in):
+    """What a Binder learner of the Spanish track does (README, "JupyterLab's own language on Binder"): Binder's
+    lab is the English track's, and its Settings > Language menu has the Spanish entry the README names."""
+    chapter = open_in(track_lab("en"), chapters("es")[0])
+    page = chapter.page
+    page.locator("#jp-top-panel .lm-MenuBar-item", has_text=re.compile(r"^\s*Settings\s*$")).click()
+    page.locator(".lm-Menu-item", has_text=re.compile(r"^\s*Language\s*$")).hover()
+    entries = page.locator(".lm-Menu-item .lm-Menu-itemLabel")
+    expect(entries.filter(has_text="Español")).to_have_count(1)
+    spanish = entries.filter(has_text="Español").inner_text().strip()
+    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert f"*Settings > Language > {spanish}*" in readme, f"the README should name the menu entry {spanish!r}"
