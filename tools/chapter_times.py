@@ -97,7 +97,7 @@ def _sets_language_only(code: str) -> bool:
 def exercise_kinds() -> dict[str, str]:
     """The kind of every exercise, by id, from loopkit's exercise modules."""
     sys.path.insert(0, str(ROOT))
-    from loopkit.exercises import all_questions
+    from loopkit.teaching.exercises import all_questions
 
     return {qid: question.kind for qid, question in all_questions().items()}
 
@@ -122,7 +122,7 @@ def cell_costs(cells: list[dict], kinds: dict[str, str]) -> list[tuple[str, floa
             if exercise:
                 qid = exercise.group(1)
                 if qid not in kinds:
-                    raise ValueError(f"exercise {qid} has a heading but no question in loopkit.exercises")
+                    raise ValueError(f"exercise {qid} has a heading but no question in loopkit.teaching.exercises")
                 costs.append(("exercises", EXERCISE_MINUTES[kinds[qid]], optional_level is not None))
         optional = optional_level is not None
         if cell["cell_type"] == "markdown":
