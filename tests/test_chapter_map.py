@@ -6,7 +6,6 @@ import re
 import sys
 
 import pytest
-
 from notebook_tools import ROOT, chapters, load, source
 
 sys.path.insert(0, str(ROOT / "tools"))

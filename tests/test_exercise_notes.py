@@ -17,7 +17,7 @@ def test_the_notes_in_both_guides_are_up_to_date():
 
 
 def test_every_exercise_has_a_note_with_each_of_its_misconceptions():
-    from loopkit.exercises import all_questions
+    from loopkit.teaching.exercises import all_questions
 
     text = exercise_notes.notes("en")
     for question in all_questions().values():

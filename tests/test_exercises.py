@@ -2,7 +2,7 @@
 
 import pytest
 
-from loopkit.exercises import KINDS, ____, Question, all_questions, as_tuple, equals, function_cases
+from loopkit.teaching.exercises import KINDS, Question, ____, all_questions, as_tuple, equals, function_cases
 
 QUESTIONS = all_questions()
 
@@ -94,7 +94,7 @@ def test_every_question_says_what_kind_it_is():
 def test_question_ids_are_unique_across_chapters(monkeypatch):
     import types
 
-    import loopkit.exercises as exercises
+    import loopkit.teaching.exercises as exercises
 
     first = types.SimpleNamespace(__name__="ch98", QUESTIONS=(_demo(),))
     second = types.SimpleNamespace(__name__="ch99", QUESTIONS=(_demo(),))
@@ -105,7 +105,7 @@ def test_question_ids_are_unique_across_chapters(monkeypatch):
 
 # --- one answer, many spellings ---------------------------------------------------------------------------------
 
-from loopkit.exercises import Case, is_distinctive, letter_set, printed_forms, standard_form  # noqa: E402
+from loopkit.teaching.exercises import Case, is_distinctive, letter_set, printed_forms, standard_form  # noqa: E402
 
 
 @pytest.mark.parametrize("typed, like, meant", [

@@ -9,10 +9,9 @@ import sys
 import tomllib
 
 import pytest
-from packaging.utils import canonicalize_name
-
 from lock_tools import LEARNER_LOCK, read_direct, read_lock
 from notebook_tools import ROOT
+from packaging.utils import canonicalize_name
 
 HEAVY = ("pandas", "numpy", "matplotlib", "ipywidgets")
 SHORT_LISTS = (ROOT / "binder" / "requirements.in", ROOT / "binder" / "install.in", ROOT / "requirements-test.in")

@@ -219,7 +219,7 @@ def _upstream_minutes(link: str) -> float:
 def exercise_kinds() -> dict[str, str]:
     """The kind of every exercise, by id, from loopkit's exercise modules."""
     sys.path.insert(0, str(ROOT))
-    from loopkit.exercises import all_questions
+    from loopkit.teaching.exercises import all_questions
 
     return {qid: question.kind for qid, question in all_questions().items()}
 
@@ -269,7 +269,7 @@ def cell_costs(cells: list[dict], kinds: dict[str, str]) -> list[Cost]:
         if exercise:
             qid = exercise.group(1)
             if qid not in kinds:
-                raise ValueError(f"exercise {qid} has a heading but no question in loopkit.exercises")
+                raise ValueError(f"exercise {qid} has a heading but no question in loopkit.teaching.exercises")
             cost("exercise", EXERCISE_MINUTES[kinds[qid]])
         if cell["cell_type"] == "markdown":
             cost("prose", len(text.split()) / WORDS_PER_MINUTE)

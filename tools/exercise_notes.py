@@ -1,4 +1,4 @@
-"""The instructor's notes on every exercise, written from the exercises themselves (``loopkit/exercises/chNN.py``).
+"""The instructor's notes on every exercise, written from the exercises themselves (``loopkit/teaching/exercises/chNN.py``).
 
 For each exercise: what it asks, its answer, what to say first (its hint), and each likely wrong answer with what it
 means, which is also what ``check`` tells a learner who gives it. A function exercise lists the ideas its test cases
@@ -6,7 +6,7 @@ check instead, in the order they run. Nothing is written twice: a new misconcept
 guide with ``--write``, in both languages.
 
 - English: ``docs/instructor.md``, between ``<!-- exercise-notes -->`` and ``<!-- /exercise-notes -->``;
-- Spanish: ``docs/es/notas-ejercicios.md``, between the same markers, in the translations of ``loopkit/locales/es``.
+- Spanish: ``docs/es/notas-ejercicios.md``, between the same markers, in the translations of ``loopkit/core/locales/es``.
 
     python tools/exercise_notes.py           # print the English notes
     python tools/exercise_notes.py --write   # rewrite both files where they differ
@@ -23,8 +23,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from loopkit.exercises import all_questions  # noqa: E402
-from loopkit.language import set_language, tr  # noqa: E402
+from loopkit.core.language import set_language, tr  # noqa: E402
+from loopkit.teaching.exercises import all_questions  # noqa: E402
 
 TARGETS = {"en": ROOT / "docs" / "instructor.md", "es": ROOT / "docs" / "es" / "notas-ejercicios.md"}
 BLOCK = re.compile(r"(<!-- exercise-notes -->\n).*?(<!-- /exercise-notes -->)", re.S)
