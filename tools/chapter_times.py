@@ -128,15 +128,39 @@ class Cost:
 
 
 @dataclass(frozen=True)
+class Section:
+    """One ``##`` section of a chapter (or its title cell, with the chapter's new ideas), and its live minutes."""
+
+    heading: str
+    optional: bool
+    live: float
+
+
+@dataclass(frozen=True)
 class ChapterTime:
     """One chapter's stated minutes: teaching and exercises (they add up to the total), its core path, and its core
-    path delivered live (what a workshop plan gives it)."""
+    path delivered live (what a workshop plan gives it). ``sections`` are its title and ``##`` sections in order,
+    for a plan that teaches only some of them."""
 
     number: str
     teaching: int
     exercises: int
     core: int
     live: int
+    sections: tuple[Section, ...] = ()
+
+    def live_minutes(self, headings: tuple[str, ...]) -> int:
+        """The live minutes of the title cell and the sections ``headings``, rounded up to 5 (a plan that teaches
+        part of a chapter still opens it with its title cell and meets its new ideas).
+
+        Raises ValueError naming a heading the chapter does not have.
+        """
+        known = {section.heading for section in self.sections}
+        missing = [heading for heading in headings if heading not in known]
+        if missing:
+            raise ValueError(f"chapter {self.number} has no section headed {missing[0]!r}")
+        title = self.sections[0].heading
+        return round_up(sum(s.live for s in self.sections if s.heading == title or s.heading in headings))
 
     @property
     def total(self) -> int:
@@ -152,14 +176,15 @@ def round_up(minutes: float) -> int:
     return 5 * math.ceil(minutes / 5 - 1e-9)
 
 
-def rounded(number: str, *, teaching: float, exercises: float, core: float, live: float) -> ChapterTime:
+def rounded(number: str, *, teaching: float, exercises: float, core: float, live: float,
+            sections: tuple[Section, ...] = ()) -> ChapterTime:
     """The stated times from the model's minutes: the total and the exercises rounded up, teaching the rest.
 
     >>> rounded("05", teaching=44.2, exercises=16.5, core=40.1, live=47.3).title_line()
     'Time: 65 min (teaching 45, exercises 20; core path 45)'
     """
     total, exercise_minutes = round_up(teaching + exercises), round_up(exercises)
-    return ChapterTime(number, total - exercise_minutes, exercise_minutes, round_up(core), round_up(live))
+    return ChapterTime(number, total - exercise_minutes, exercise_minutes, round_up(core), round_up(live), sections)
 
 
 def _text(cell: dict) -> str:
@@ -306,7 +331,18 @@ def time_of(number: str, costs: list[Cost]) -> ChapterTime:
     core = [cost for cost in costs if not cost.optional]
     return rounded(number, teaching=sum(c.minutes for c in costs if c.part == "teaching"),
                    exercises=sum(c.minutes for c in costs if c.part == "exercises"),
-                   core=sum(c.minutes for c in core), live=sum(c.live_minutes for c in core))
+                   core=sum(c.minutes for c in core), live=sum(c.live_minutes for c in core),
+                   sections=sections_of(costs))
+
+
+def sections_of(costs: list[Cost]) -> tuple[Section, ...]:
+    """The chapter's title and ``##`` sections, in order, each with its live minutes."""
+    found: dict[str, list] = {}
+    for cost in costs:
+        heading = cost.headings[1] if len(cost.headings) > 1 else (cost.headings[0] if cost.headings else "")
+        entry = found.setdefault(heading, [cost.optional, 0.0])
+        entry[1] += cost.live_minutes
+    return tuple(Section(heading, optional, live) for heading, (optional, live) in found.items())
 
 
 def costs_of(path: pathlib.Path, kinds: dict[str, str], ideas: dict[str, list[str]]) -> list[Cost]:
@@ -321,15 +357,6 @@ def chapter_time(path: pathlib.Path, kinds: dict[str, str], ideas: dict[str, lis
     return time_of(path.name[:2], costs_of(path, kinds, ideas))
 
 
-def section_live_minutes(path: pathlib.Path, heading: str) -> int:
-    """The live minutes of one section of a chapter (the cells under ``heading``), rounded up to 5."""
-    costs = costs_of(path, exercise_kinds(), {})
-    inside = [cost for cost in costs if heading in cost.headings]
-    if not inside:
-        raise ValueError(f"{path.name} has no section headed {heading!r}")
-    return round_up(sum(cost.live_minutes for cost in inside))
-
-
 def chapters(folder: pathlib.Path = NOTEBOOKS) -> list[pathlib.Path]:
     return sorted(p for p in folder.glob("*.ipynb") if CHAPTER_NAME.match(p.name))
 
@@ -338,15 +365,6 @@ def all_times() -> dict[str, ChapterTime]:
     kinds = exercise_kinds()
     ideas = taught_ideas(GLOSSARY.read_text(encoding="utf-8"))
     return {path.name[:2]: chapter_time(path, kinds, ideas) for path in chapters()}
-
-
-def chapters(folder: pathlib.Path = NOTEBOOKS) -> list[pathlib.Path]:
-    return sorted(p for p in folder.glob("*.ipynb") if CHAPTER_NAME.match(p.name))
-
-
-def all_times() -> dict[str, ChapterTime]:
-    kinds = exercise_kinds()
-    return {path.name[:2]: chapter_time(path, kinds) for path in chapters()}
 
 
 # --- the places that state the times -------------------------------------------------------------------------
@@ -361,6 +379,58 @@ def _fix_map(text: str, times: dict[str, ChapterTime]) -> str:
         return f"{match.group(1)}{time.total} min{match.group(4)}{time.core} min |"
 
     return MAP_ROW.sub(row, text)
+
+
+#: A row of the instructor guide's estimate table: chapter (or "all"), stated minutes, the estimate's range, how.
+ESTIMATE_ROW = re.compile(r"^(\| (\d\d|all) \| )(\d+)( min \| (\d+)[–-](\d+) min \| .+ \|)$", re.M)
+#: How far a stated time may lie from the middle of its careful estimate.
+ESTIMATE_TOLERANCE = 0.15
+
+
+def estimates(text: str) -> dict[str, tuple[int, int, int]]:
+    """The guide's estimate table: chapter (or "all") -> (stated minutes, low estimate, high estimate)."""
+    return {m.group(2): (int(m.group(3)), int(m.group(5)), int(m.group(6))) for m in ESTIMATE_ROW.finditer(text)}
+
+
+def _fix_estimates(text: str, times: dict[str, ChapterTime]) -> str:
+    """The estimate table with each row's stated minutes from the model (the estimates themselves are by hand)."""
+    def row(match: re.Match) -> str:
+        number = match.group(2)
+        stated = sum(t.total for t in times.values()) if number == "all" else times[number].total
+        return f"{match.group(1)}{stated}{match.group(4)}"
+
+    return ESTIMATE_ROW.sub(row, text)
+
+
+def _number(minutes: float) -> str:
+    return f"{minutes:g}"
+
+
+def rates_table() -> str:
+    """The model's rates as the instructor guide states them (between ``<!-- time-model -->`` markers)."""
+    rows = [
+        ("reads prose", f"1 per {WORDS_PER_MINUTE} words"),
+        (f"runs a demonstration cell (its code, the run, the first {OUTPUT_LINES_FREE} lines it prints)",
+         _number(CODE_CELL_MINUTES)),
+        (f"reads printed output beyond those {OUTPUT_LINES_FREE} lines", f"1 per {OUTPUT_LINES_PER_MINUTE} lines "
+         "or table rows"),
+        ("reads printed source code", f"1 per {SOURCE_LINES_PER_MINUTE} lines"),
+        ("plays with a widget", _number(WIDGET_MINUTES)),
+        ("does an exercise", f"{_number(EXERCISE_MINUTES['value'])} for a value or a prediction, "
+         f"{_number(EXERCISE_MINUTES['function'])} for a function"),
+        ("follows a closing checklist upstream", f"{_number(UPSTREAM_FILE_MINUTES)} per linked file, "
+         f"{_number(UPSTREAM_THREAD_MINUTES)} per linked issue or PR"),
+        ("meets a new idea (a term the glossary says the chapter teaches)", f"{_number(NEW_IDEA_MINUTES)} each"),
+        ("types a code cell or plays with a widget along with the room (live)", f"× {_number(LIVE_FACTOR)}"),
+    ]
+    return "\n".join(["| a learner who | minutes |", "|---|---|"] + [f"| {what} | {rate} |" for what, rate in rows])
+
+
+def _fix_time_model(text: str) -> str:
+    return TIME_MODEL_BLOCK.sub(lambda m: f"{m.group(1)}\n{rates_table()}\n{m.group(2)}", text)
+
+
+TIME_MODEL_BLOCK = re.compile(r"(<!-- time-model -->).*?(<!-- /time-model -->)", re.S)
 
 
 def _fix_title(text: str, time: ChapterTime, track: str = "en") -> str:
@@ -387,7 +457,7 @@ def _rewrite_notebook(path: pathlib.Path, change) -> bool:
 def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str]:
     """Every place whose stated time differs from the model (rewritten when ``write``)."""
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-    from plans import render_plans  # tools/plans.py: the instructor plans, built on these times
+    from plans import GUIDES, render_plans  # tools/plans.py: the instructor plans, built on these times
 
     stale = []
     for track, folder in (("en", NOTEBOOKS), ("es", SPANISH)):
@@ -414,14 +484,25 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
                 page.write_text(_fix_map(stated, times), encoding="utf-8")
     guide = ROOT / "docs" / "instructor.md"
     stated = guide.read_text(encoding="utf-8")
-    try:
-        rendered = render_plans(stated, times)
-    except ValueError as problem:   # a plan that overruns, or teaches a chapter without its prerequisites
-        return stale + [f"docs/instructor.md: cannot render the plans: {problem}"]
-    if rendered != stated:
-        stale.append("docs/instructor.md: plans")
-        if write:
-            guide.write_text(rendered, encoding="utf-8")
+    if not TIME_MODEL_BLOCK.search(stated):
+        stale.append("docs/instructor.md: no <!-- time-model --> ... <!-- /time-model --> block")
+    for place, fix in (("estimate table", lambda text: _fix_estimates(text, times)), ("time model", _fix_time_model)):
+        if fix(stated) != stated:
+            stale.append(f"docs/instructor.md: {place}")
+            if write:
+                stated = fix(stated)
+                guide.write_text(stated, encoding="utf-8")
+    for language, page in GUIDES.items():
+        stated = page.read_text(encoding="utf-8")
+        try:
+            rendered = render_plans(stated, times, language)
+        except ValueError as problem:   # a plan that breaks one of the rules of tools/plans.py
+            stale.append(f"{page.relative_to(ROOT)}: cannot render the plans: {problem}")
+            continue
+        if rendered != stated:
+            stale.append(f"{page.relative_to(ROOT)}: plans")
+            if write:
+                page.write_text(rendered, encoding="utf-8")
     return stale
 
 
