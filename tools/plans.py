@@ -113,6 +113,11 @@ class Plan:
     length: int
     promises: tuple[int, ...]
     slots: tuple[Slot, ...]
+    title: Text = NO_TEXT
+
+    def live_exercises(self) -> tuple[str, ...]:
+        """The exercises this plan does together, in its order."""
+        return tuple(qid for slot in self.slots for qid in slot.live)
 
 
 def launch(minutes: int, note: Text = NO_TEXT) -> Slot:
@@ -178,7 +183,7 @@ OUTCOMES = {
         "Nombrar los falsos positivos del detector (paginar un archivo largo, los barridos honestos) y sus falsos "
         "negativos (bucles que cambian en cada turno un argumento *relevante*, como una `query` nueva; un bucle que "
         "solo cambia un argumento *ignorado*, como la `description`, sí se detecta), y elegir un ajuste por "
-        "herramienta para un pipeline legítimo."),
+        "herramienta para una cadena de pasos legítima."),
         (core("02"), core("03"), section("05", "The frequency layer: varied arguments"),
          section("05", "Per-tool overrides (optional)"))),
     5: Outcome(Text(
@@ -210,7 +215,7 @@ CATCH_UP = Text("Questions, and time for whoever is behind to catch up; start th
                 "la siguiente parte.")
 
 PLANS = (
-    Plan("90-minute", 90, promises=(1,), slots=(
+    Plan("90-minute", 90, title=Text("90-minute plan", "plan de 90 minutos"), promises=(1,), slots=(
         launch(10, LAUNCH),
         chapter("00", SETUP, live=("0.1",)),
         chapter("01", Text("The argument shapes table.", "La tabla de formas de los argumentos."), live=("1.1",)),
@@ -225,7 +230,7 @@ PLANS = (
                         "Preguntas. Para casa, en orden: las rutas básicas de 03, 04, 05 y 06, y después las "
                         "secciones opcionales.")),
     )),
-    Plan("3-hour", 180, promises=(1, 2, 3, 4, 5, 6), slots=(
+    Plan("3-hour", 180, title=Text("3-hour plan", "plan de 3 horas"), promises=(1, 2, 3, 4, 5, 6), slots=(
         launch(10, LAUNCH),
         chapter("00", SETUP, live=("0.1",)),
         chapter("01", Text("The argument shapes table.", "La tabla de formas de los argumentos."), live=("1.1",)),
@@ -240,7 +245,7 @@ PLANS = (
                            "Dónde usa el upstream cada política, y por qué los historiales de hilo necesitan LRU."),
                 live=("4.2",), sections=("Bounded state", "Where each policy is used upstream")),
         chapter("05", Text("Predict, then run; then the override a pipeline needs.",
-                           "Predecid y después ejecutad; luego, el ajuste que necesita un pipeline."),
+                           "Predecid y después ejecutad; luego, el ajuste que necesita una cadena de pasos."),
                 live=("5.1", "5.4"),
                 sections=("Two layers, one decision per turn", "The hash layer goes first, and returns",
                           "The frequency layer: varied arguments", "Per-tool overrides (optional)")),
