@@ -241,8 +241,9 @@ PLANS = (
         pause(10, FALLBACK),
         chapter("03", Text("Build batches with the batch widget (shuffle, duplicate).",
                            "Construid lotes con la vista de lotes (barajar, duplicar)."), live=("3.1",)),
-        chapter("04", Text("Where each policy is used upstream, and why thread histories need LRU.",
-                           "Dónde usa el upstream cada política, y por qué los historiales de hilo necesitan LRU."),
+        chapter("04", Text("Which policy upstream uses for stop reasons, and which for thread histories.",
+                           "Qué política usa el upstream para los motivos de parada y cuál para los historiales de "
+                           "hilo."),
                 live=("4.2",), sections=("Bounded state", "Where each policy is used upstream")),
         chapter("05", Text("Predict, then run; then the override a pipeline needs.",
                            "Predecid y después ejecutad; luego, el ajuste que necesita una cadena de pasos."),
@@ -360,7 +361,7 @@ WORDS = {
            "core path": "core path", "live": "live", "and": "and",
            "kinds": {"launch buffer": "launch buffer", "break": "break", "slack": "slack",
                      "replay": "hands-on replay", "wrap-up": "wrap-up"},
-           "summary": "Teaching {teaching} min, **slack {slack} min** ({share:.0%} of the teaching time), breaks "
+           "summary": "Teaching {teaching} min, **slack {slack} min** ({share}% of the teaching time), breaks "
                       "{breaks} min, launch buffer {launch} min, wrap-up {wrap} min. It reaches {reaches} of "
                       "[what learners take home](#what-learners-take-home){rest}.",
            "outcome": "outcome", "outcomes": "outcomes", "rest": "; the others are homework"},
@@ -368,7 +369,7 @@ WORDS = {
            "core path": "ruta básica", "live": "en directo", "and": "y",
            "kinds": {"launch buffer": "margen de arranque", "break": "pausa", "slack": "holgura",
                      "replay": "práctica de reproducción", "wrap-up": "cierre"},
-           "summary": "Enseñanza {teaching} min, **holgura {slack} min** (el {share:.0%} del tiempo de enseñanza), "
+           "summary": "Enseñanza {teaching} min, **holgura {slack} min** (el {share} % del tiempo de enseñanza), "
                       "pausas {breaks} min, margen de arranque {launch} min, cierre {wrap} min. Alcanza {reaches} "
                       "de [lo que se llevan los participantes](#lo-que-se-llevan-los-participantes){rest}.",
            "outcome": "el resultado", "outcomes": "los resultados", "rest": "; los demás quedan para casa"},
@@ -434,7 +435,7 @@ def summary(plan: Plan, times: dict, language: str = "en") -> str:
     numbers = [str(n) for n in plan.promises]
     reaches = f"{words['outcome'] if len(numbers) == 1 else words['outcomes']} {_listed(numbers, language)}"
     rest = words["rest"] if set(plan.promises) != set(OUTCOMES) else ""
-    return words["summary"].format(teaching=teaching, slack=total("slack"), share=total("slack") / teaching,
+    return words["summary"].format(teaching=teaching, slack=total("slack"), share=round(100 * total("slack") / teaching),
                                    breaks=total("break"), launch=total("launch buffer"), wrap=total("wrap-up"),
                                    reaches=reaches, rest=rest)
 
