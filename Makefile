@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.test-installed
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick notebooks bench lock clean help check-venv
+.PHONY: lab test test-quick notebooks architecture bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -21,6 +21,7 @@ help:
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks in place, top to bottom"
+	@echo "make architecture  redraw the diagram of loopkit's floors in docs/architecture.md from the code"
 	@echo "make bench      run every benchmark and print one table of their results"
 	@echo "make lock       re-resolve the locks (binder/requirements.txt, requirements-test.txt) from the *.in lists"
 	@echo "make clean      remove .venv and build/ (start again after a setup that failed halfway)"
@@ -111,6 +112,11 @@ test-quick: check-venv $(TEST_STAMP)
 
 notebooks: check-venv $(TEST_STAMP)
 	$(BIN)/python tools/run_notebooks.py $(CHAPTERS)
+
+# The diagram of docs/architecture.md, drawn from loopkit's folders and imports (tests/test_architecture.py fails when
+# it is stale). Standard library only, so it needs no .venv.
+architecture:
+	$(PYTHON) tools/architecture.py --write
 
 # Every benchmarks/bench_*.py, one after the other, then one table; a benchmark that misses its goal or fails is a
 # row like the others (benchmarks/README.md has the protocol). The exit status is 1 when any row failed.

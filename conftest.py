@@ -1,7 +1,7 @@
 """Settings for every pytest run from the repository root, notebooks included.
 
 A missing translation is an error in the tests (a learner gets the English text instead): the nbval kernels
-inherit this variable, so a Spanish chapter that shows an untranslated loopkit text fails. See loopkit/language.py.
+inherit this variable, so a Spanish chapter that shows an untranslated loopkit text fails. See loopkit/core/language.py.
 
 A cell tagged ``reveal`` shows the answer to a prediction. It is committed without output, so nbval has nothing to
 compare it with; instead, once nbval has run it, :func:`pytest_runtest_call` checks what it printed: it must show

@@ -3,8 +3,8 @@
 Generates a 200k-line OpenAI-chat transcript (100k assistant turns, each followed by a tool result; mostly distinct
 calls over five tools, with a short repeat every 97 turns), then measures:
 
-- parsing alone (loopkit.adapters.iter_trace), in lines per second;
-- parsing plus the detector (loopkit.replay.replay_batches), in batches per second;
+- parsing alone (loopkit.traces.adapters.iter_trace), in lines per second;
+- parsing plus the detector (loopkit.traces.replay.replay_batches), in batches per second;
 - the whole command in a subprocess, with its peak RSS (steady memory is what tests/test_memory_stream.py checks).
 
 Usage: python benchmarks/bench_cli_replay.py [LINES]
@@ -21,8 +21,8 @@ import tempfile
 import time
 
 from loopkit import PinnedMiddleware
-from loopkit.adapters import iter_trace
-from loopkit.replay import replay_batches
+from loopkit.traces.adapters import iter_trace
+from loopkit.traces.replay import replay_batches
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 

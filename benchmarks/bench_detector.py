@@ -32,12 +32,13 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
-from loopkit import PinnedMiddleware, fingerprint  # noqa: E402
 from report import machine, result_line  # noqa: E402
 from workload import batches  # noqa: E402
 
-# The modules (loopkit.fingerprint is also the name of the function, so fetch the modules by name).
-KEYS, FINGERPRINT = sys.modules["loopkit.keys"], sys.modules["loopkit.fingerprint"]
+from loopkit import PinnedMiddleware, fingerprint  # noqa: E402
+
+# The modules (loopkit.core.fingerprint is also the name of the function, so fetch the modules by name).
+KEYS, FINGERPRINT = sys.modules["loopkit.core.keys"], sys.modules["loopkit.core.fingerprint"]
 
 GOALS = {"fingerprint": 1.3}
 

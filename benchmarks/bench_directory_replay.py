@@ -6,7 +6,7 @@ Generates a folder of transcripts in four formats, half JSON Lines (OpenAI Chat,
 documents (Anthropic Messages, a DeerFlow/LangGraph thread state), each a coding session of 60-80 model turns
 whose tool results are file contents of 1-3 KB, as real sessions are; no file is stopped, so every batch is
 replayed. Then it runs the command on the folder in a
-subprocess (its files replayed several at once, one process per core: loopkit.replay.parallel) and reports MB/s
+subprocess (its files replayed several at once, one process per core: loopkit.traces.replay.parallel) and reports MB/s
 (of transcript bytes, per wall second) and the peak RSS of its largest process, and runs it again on a folder of a
 quarter as many files of the same size: steady memory means the two peaks are close. The load average and the MB/s
 per CPU second of all the command's processes are printed too: a shared, loaded machine slows the first far more

@@ -42,9 +42,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from loopkit import PinnedMiddleware  # noqa: E402
-from loopkit.conformance import config_of  # noqa: E402
 from report import machine, result_line  # noqa: E402
+
+from loopkit import PinnedMiddleware  # noqa: E402
+from loopkit.teaching.conformance import config_of  # noqa: E402
 
 GOAL = 0.7
 MIDDLEWARE_FILE = pathlib.Path("backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py")

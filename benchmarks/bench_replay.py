@@ -35,7 +35,8 @@ def main(argv=None) -> int:
     import matplotlib.pyplot as plt
     import pandas  # noqa: F401
 
-    from loopkit import plots, replay_table
+    from loopkit.teaching import replay_table
+    from loopkit.views import plots
 
     imports = time.perf_counter() - started
     work = batches(10_000, 1)
@@ -52,7 +53,7 @@ def main(argv=None) -> int:
         runs.append((t2 - t0, t1 - t0, t2 - t1))
     total, replay_s, plot_s = min(runs)
     ok = total < BUDGET_S
-    print(f"imports (pandas, matplotlib, loopkit.replay_table/plots): {imports:.2f} s, once per kernel")
+    print(f"imports (pandas, matplotlib, loopkit.teaching.replay_table/plots): {imports:.2f} s, once per kernel")
     print(f"10,000-batch replay {replay_s:.2f} s + timeline and PNG {plot_s:.2f} s = {total:.2f} s "
           f"(budget {BUDGET_S:.1f} s): {'ok' if ok else 'MISSED'}")
     print(f"rows: {len(df):,}; actions: {df['action'].value_counts().to_dict()}")

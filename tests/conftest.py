@@ -15,8 +15,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 @pytest.fixture
 def spanish():
-    """Speak Spanish for one test (loopkit.language.set_language), and English again afterwards."""
-    from loopkit.language import set_language
+    """Speak Spanish for one test (loopkit.core.language.set_language), and English again afterwards."""
+    from loopkit.core.language import set_language
 
     set_language("es")
     yield

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-
 #: Tags that end a line of text: the reader puts a space where they open or close.
 _BLOCKS = {"p", "div", "br", "li", "ul", "ol", "table", "tr", "td", "th", "pre", "svg", "text"}
 

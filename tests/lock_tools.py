@@ -13,11 +13,10 @@ import pathlib
 import re
 import sysconfig
 
+from notebook_tools import ROOT
 from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-
-from notebook_tools import ROOT
 
 LEARNER_LOCK = ROOT / "binder" / "requirements.txt"
 TEST_LOCK = ROOT / "requirements-test.txt"

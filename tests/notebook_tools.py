@@ -128,7 +128,7 @@ def exercise_of_cell(nb: dict, index: int) -> str | None:
 
 def reveal_problem(nb: dict, cell: dict, printed: str) -> str | None:
     """Why a reveal cell's output fails its exercise, or None when it shows the answer and nothing else."""
-    from loopkit.exercises import all_questions
+    from loopkit.teaching.exercises import all_questions
 
     index = next(i for i, c in enumerate(nb["cells"]) if c is cell)
     qid = exercise_of_cell(nb, index)

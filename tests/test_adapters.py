@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopkit.adapters import FORMATS, TraceError, batches_from_messages, iter_runs, iter_trace, load_trace
+from loopkit.traces.adapters import FORMATS, TraceError, batches_from_messages, iter_runs, iter_trace, load_trace
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 
@@ -336,7 +336,7 @@ def test_openhands_events_give_the_batches_of_the_openai_messages(batches):
 
 RUNS_PEAK = """
 import resource, sys
-from loopkit.adapters import iter_runs
+from loopkit.traces.adapters import iter_runs
 calls = 0
 for run in iter_runs(sys.argv[1]):
     calls += sum(len(batch.calls) for batch in run)

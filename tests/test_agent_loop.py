@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
-from loopkit.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
-from loopkit.conversation import check_pairing, format_messages
+from loopkit.teaching.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
+from loopkit.teaching.conversation import check_pairing, format_messages
 
 
 def call(name, **args):

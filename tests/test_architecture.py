@@ -1,9 +1,11 @@
-"""The layer rule of docs/architecture.md, read from the imports themselves (ast): a module imports only from its own
-layer or the layers below it, only the views import ipywidgets and matplotlib, the layers under the teaching aids
-use the standard library alone, and the top-level namespace exports the core concepts."""
+"""The floors of docs/architecture.md, read from the code: a module's floor is its top-level folder under loopkit/,
+it imports only from its floor or the floors below, no modules import each other in a circle, only the views import
+ipywidgets and matplotlib, the core and the traces use the standard library alone, the top-level namespace exports
+the core concepts, and the page's diagram is the one the code draws today."""
 
-import ast
 import re
+import shutil
+import subprocess
 import sys
 
 import pytest
@@ -11,104 +13,121 @@ import pytest
 import loopkit
 from notebook_tools import ROOT
 
-PACKAGE = ROOT / "loopkit"
+sys.path.insert(0, str(ROOT / "tools"))
+import architecture  # noqa: E402
+from architecture import FLOORS, PACKAGE, ROOF, floor_of, imports, module_name, rank  # noqa: E402
 
-#: The layers, from the bottom; a module or a package (with everything in it) belongs to the first prefix it matches.
-LAYERS = {
-    "core helpers": ["checks", "batches", "normalize", "keys", "fingerprint", "bounded", "upstream", "_lazy",
-                     "language"],
-    "detector and middleware": ["detector", "middleware"],
-    "replay and adapters": ["adapters", "tool_maps", "replay"],
-    "teaching aids": ["patterns", "replay_table", "agent_loop", "conversation", "eviction_race", "versions", "conformance",
-                      "collisions", "js_bucket", "peers", "loop_checker", "challenge", "boundaries", "probe", "setup_check",
-                      "exercises", "widgets", "plots"],
-    "command line": ["cli", "__main__"],
-}
-RANK = {module: rank for rank, modules in enumerate(LAYERS.values()) for module in modules}
-VIEWS = ("widgets", "plots")
+MODULES = architecture.modules()
+IDS = [str(p.relative_to(ROOT)) for p in MODULES]
+OUTSIDE = {PACKAGE / "__init__.py", PACKAGE / "__main__.py"}
 VIEW_LIBRARIES = ("ipywidgets", "matplotlib")
 
-def module_name(path, root=ROOT):
-    parts = list(path.relative_to(root).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+def floor_of_path(path):
+    return floor_of(module_name(path))
 
 
-def top_module(dotted):
-    """``loopkit.boundaries.trust`` -> ``boundaries``: the name the layer table uses."""
-    parts = dotted.split(".")
-    return parts[1] if len(parts) > 1 else ""
+def loopkit_imports(path):
+    return [(line, target) for line, target in imports(path) if target.startswith("loopkit.")]
 
 
-def imports(path, root=ROOT):
-    """``(line, imported module)`` for every import of ``path``, also inside functions, relative ones resolved."""
-    name = module_name(path, root)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            yield from ((node.lineno, alias.name) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level:
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            if node.module:
-                yield node.lineno, ".".join([*base, node.module])
-            else:  # from . import a, b: each name is a module of the package
-                yield from ((node.lineno, ".".join([*base, alias.name])) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            yield node.lineno, node.module
+def test_every_module_lives_in_a_floor_folder():
+    loose = [str(p.relative_to(ROOT)) for p in MODULES if p not in OUTSIDE and floor_of_path(p) == ROOF]
+    assert not loose, f"move these into one of loopkit/{{{','.join(FLOORS)}}}/: {loose}"
+    assert sorted(entry.name for entry in PACKAGE.iterdir() if entry.is_dir() and entry.name != "__pycache__") == \
+        sorted(FLOORS), "loopkit/ holds exactly the floor folders"
 
 
-MODULES = sorted(PACKAGE.rglob("*.py"))
-IDS = [str(p.relative_to(ROOT)) for p in MODULES]
+@pytest.mark.parametrize("path", MODULES, ids=IDS)
+def test_a_module_imports_only_from_its_floor_or_below(path):
+    mine = floor_of_path(path)
+    if path == PACKAGE / "__init__.py":  # the public names, gathered from the floors (check_setup from teaching)
+        return
+    upward = [f"{path.relative_to(ROOT)}:{line} imports {target} (floor {floor_of(target)})"
+              for line, target in loopkit_imports(path) if rank(floor_of(target)) > rank(mine)]
+    assert not upward, f"{mine} may not import a higher floor:\n" + "\n".join(upward)
 
 
-def layer_of(path):
-    return RANK.get(top_module(module_name(path)))
+def import_graph():
+    """module -> the loopkit modules it imports, each import named as the module or package it resolves to."""
+    known = {module_name(p) for p in MODULES}
+    graph = {}
+    for path in MODULES:
+        targets = set()
+        for _, target in loopkit_imports(path):
+            while target not in known and "." in target:  # from .x import name: name is not a module
+                target = target.rpartition(".")[0]
+            targets.add(target)
+        graph[module_name(path)] = targets - {module_name(path)}
+    return graph
 
 
-def test_every_module_has_a_layer():
-    unplaced = [str(p.relative_to(ROOT)) for p in MODULES if p != PACKAGE / "__init__.py" and layer_of(p) is None]
-    assert not unplaced, f"add these to LAYERS here and to docs/architecture.md: {unplaced}"
+def cycles(graph):
+    """Every module that lies on a circle of imports (depth-first search, colouring the modules on the path)."""
+    on_path, done, found = set(), set(), set()
+
+    def visit(node, path):
+        on_path.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt in on_path:
+                found.update(path[path.index(nxt):])
+            elif nxt not in done:
+                visit(nxt, [*path, nxt])
+        on_path.discard(node)
+        done.add(node)
+
+    for start in sorted(graph):
+        if start not in done:
+            visit(start, [start])
+    return found
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if p != PACKAGE / "__init__.py"],
-                         ids=[i for i in IDS if i != "loopkit/__init__.py"])
-def test_a_module_imports_only_from_its_layer_or_below(path):
-    mine = layer_of(path)
-    upward = [f"{path.relative_to(ROOT)}:{line} imports {target} ({list(LAYERS)[RANK[top_module(target)]]})"
-              for line, target in imports(path)
-              if target.startswith("loopkit.") and RANK.get(top_module(target), -1) > mine]
-    assert not upward, f"{list(LAYERS)[mine]} may not import a higher layer:\n" + "\n".join(upward)
+def test_no_modules_import_each_other_in_a_circle():
+    graph = import_graph()
+    # a package's __init__ imports its own modules, which may import names back from the package: that is the
+    # package re-exporting, not a circle between two modules, so package -> own child edges are left out
+    graph = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in graph.items()}
+    graph = {m: {t for t in ts if not m.startswith(t + ".")} for m, ts in graph.items()}
+    assert not cycles(graph), f"modules on a circle of imports: {sorted(cycles(graph))}"
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {"a", "b", "c"}
+    assert cycles({"a": {"b"}, "b": {"c"}, "d": {"a", "c"}}) == set()
 
 
 @pytest.mark.parametrize("path", MODULES, ids=IDS)
 def test_only_the_views_import_ipywidgets_and_matplotlib(path):
-    if top_module(module_name(path)) in VIEWS:
+    if floor_of_path(path) == "views":
         return
     found = [f"{path.relative_to(ROOT)}:{line} imports {target}" for line, target in imports(path)
              if target.split(".")[0] in VIEW_LIBRARIES]
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("path", [p for p in MODULES if (layer_of(p) or 0) < RANK["patterns"]],
-                         ids=[i for p, i in zip(MODULES, IDS) if (layer_of(p) or 0) < RANK["patterns"]])
-def test_the_layers_below_the_teaching_aids_use_the_standard_library_only(path):
+LOW = [p for p in MODULES if rank(floor_of_path(p)) < rank("teaching")]
+
+
+@pytest.mark.parametrize("path", LOW, ids=[str(p.relative_to(ROOT)) for p in LOW])
+def test_the_core_and_the_traces_use_the_standard_library_only(path):
     found = [f"{path.relative_to(ROOT)}:{line} imports {target}" for line, target in imports(path)
              if target.split(".")[0] not in sys.stdlib_module_names and not target.startswith("loopkit")]
     assert not found, "\n".join(found)
 
 
-def test_the_rule_reader_resolves_an_upward_import_inside_a_function(tmp_path):
+def test_the_import_reader_resolves_an_upward_import_inside_a_function(tmp_path):
     """A core module that imported the CLI inside a function would be caught: the reader walks the whole tree."""
-    copy = tmp_path / "loopkit" / "keys.py"
-    copy.parent.mkdir()
-    copy.write_text((PACKAGE / "keys.py").read_text() + "\n\ndef _late():\n    from .cli import main\n")
+    copy = tmp_path / "loopkit" / "core" / "keys.py"
+    copy.parent.mkdir(parents=True)
+    copy.write_text((PACKAGE / "core" / "keys.py").read_text() + "\n\ndef _late():\n    from ..cli import main\n")
     found = [target for _, target in imports(copy, tmp_path)]
-    assert "loopkit.cli" in found and "loopkit.normalize" in found
-    assert RANK[top_module("loopkit.cli")] > RANK[top_module(module_name(copy, tmp_path))]
+    assert "loopkit.cli" in found and "loopkit.core.normalize" in found
+    assert rank(floor_of("loopkit.cli")) > rank(floor_of(module_name(copy, tmp_path)))
 
 
 def test_the_top_level_exports_the_core_concepts():
-    """Every name ``from loopkit import *`` gives is defined in the layers under the teaching aids, but for
-    ``check_setup``: chapter 00's setup check, which issue 10 asked for as ``loopkit.check_setup()``."""
+    """Every name ``from loopkit import *`` gives is defined in the core or the traces, but for ``check_setup``:
+    chapter 00's setup check, which issue 10 asked for as ``loopkit.check_setup()``."""
     namespace = {}
     exec("from loopkit import *", namespace)  # raises AttributeError if __all__ names something missing
     exported = set(namespace) - {"__builtins__"}
@@ -116,15 +135,30 @@ def test_the_top_level_exports_the_core_concepts():
     for name in exported - {"check_setup", "UPSTREAM_COMMIT", "BUCKET_SIZE", "SALIENT_FIELDS",
                             "FINGERPRINT_HEX_CHARS"}:
         home = namespace[name].__module__
-        assert RANK[top_module(home)] < RANK["patterns"], f"loopkit.{name} comes from {home}, a teaching aid"
+        assert rank(floor_of(home)) < rank("teaching"), f"loopkit.{name} comes from {home}, a teaching aid"
     assert {"normalize_args", "read_bucket", "stable_key", "fingerprint", "BoundedDict", "LRUDict", "DetectorConfig",
             "PinnedMiddleware", "RunScopedMiddleware", "iter_runs"} <= exported
 
 
-def test_the_architecture_page_draws_every_layer_and_names_paths_that_exist():
-    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    diagram = page.split("```")[1]
-    undrawn = [m for m in RANK if m not in set(re.findall(r"[a-z_]+", diagram)) and not m.startswith("_")]
-    assert not undrawn, f"docs/architecture.md's diagram lacks {undrawn}"
+def test_the_architecture_page_holds_the_diagram_the_code_draws():
+    page = architecture.PAGE.read_text(encoding="utf-8")
+    assert architecture.page_block(page) == architecture.diagram(), "docs/architecture.md is stale: make architecture"
+    assert subprocess.run([sys.executable, str(ROOT / "tools" / "architecture.py"), "--check"]).returncode == 0
+
+
+def test_the_diagram_changes_when_a_module_is_added(tmp_path):
+    """The staleness check bites: a new module on the core floor appears in the drawing and an upward import is
+    counted as one."""
+    copy = tmp_path / "loopkit"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.toml", "*.js"))
+    before = architecture.diagram(copy)
+    (copy / "core" / "orbit.py").write_text("from ..views import widgets\n")
+    after = architecture.diagram(copy)
+    assert "orbit" in after and "orbit" not in before
+    assert after.endswith("imports that run up a floor: core -> views 1")
+
+
+def test_the_architecture_page_names_paths_that_exist():
+    page = architecture.PAGE.read_text(encoding="utf-8")
     paths = set(re.findall(r"`(loopkit/[a-z_/.]*)`", page))
     assert len(paths) > 20 and not [p for p in sorted(paths) if not (ROOT / p).exists()]

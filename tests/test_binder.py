@@ -38,12 +38,22 @@ import urllib.error
 import urllib.request
 
 import pytest
+from lock_tools import LEARNER_LOCK, read_direct, read_lock
+from notebook_tools import (
+    ROOT,
+    all_chapters,
+    chapters,
+    code_cells,
+    imported_modules,
+    is_reveal,
+    load,
+    printed_text,
+    reveal_problem,
+    source,
+    tags,
+)
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-
-from lock_tools import LEARNER_LOCK, read_direct, read_lock
-from notebook_tools import (ROOT, all_chapters, chapters, code_cells, imported_modules, is_reveal, load,
-                            printed_text, reveal_problem, source, tags)
 
 BINDER = ROOT / "binder"
 RUNTIME = re.fullmatch(r"python-(\d+\.\d+)\s*", (BINDER / "runtime.txt").read_text())

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from loopkit import boundaries as b
 from loopkit import fingerprint
-from loopkit.language import set_language
-from loopkit.upstream import COMMIT
+from loopkit.core.language import set_language
+from loopkit.core.upstream import COMMIT
+from loopkit.teaching import boundaries as b
 
 # ------------------------------------------------------------------------------------------------ evidence levels
 

@@ -1,5 +1,5 @@
 """DeerFlow's boundary code at f1f4af99, replayed: every decision in tests/data/boundaries-vectors.json (recorded by
-running the pinned functions, copied from the shared conformance set) against loopkit.boundaries.pinned, one test
+running the pinned functions, copied from the shared conformance set) against loopkit.teaching.boundaries.pinned, one test
 case per vector; then the cases the recording does not hold (errors, the boundary markers), each derived by hand
 from the pinned file."""
 
@@ -8,8 +8,8 @@ import pathlib
 
 import pytest
 
-from loopkit.boundaries import pinned as p
-from loopkit.upstream import COMMIT
+from loopkit.core.upstream import COMMIT
+from loopkit.teaching.boundaries import pinned as p
 
 RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "boundaries-vectors.json").read_text(encoding="utf-8"))
 VECTORS = RECORDED["vectors"]

@@ -1,14 +1,14 @@
 """The evade-the-detector checker and scorer. Wasted-step counts are worked out by hand from the rules in
-loopkit.challenge's docstring."""
+loopkit.teaching.challenge's docstring."""
 
 import pathlib
 
 import pytest
 
-from loopkit.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
-from loopkit.detector import DetectorConfig
-from loopkit.adapters import load_trace
-from loopkit.keys import stable_key
+from loopkit.core.detector import DetectorConfig
+from loopkit.core.keys import stable_key
+from loopkit.teaching.challenge import MAX_CALLS, MAX_STEPS, MIN_WASTED, check_loop, score
+from loopkit.traces.adapters import load_trace
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 

@@ -5,15 +5,16 @@ import math
 
 import pytest
 
-from loopkit import BoundedDict, DetectorConfig, PinnedMiddleware, adapters, read_bucket
-from loopkit import boundaries as b
-from loopkit.adapters import iter_runs
-from loopkit.agent_loop import AgentLoop
-from loopkit.batches import Batch, check_batches
-from loopkit.checks import clip, require_instance, require_int, require_number, require_str, require_strs
-from loopkit.collisions import collision_probability, find_prefix_collision, prefix_bits
-from loopkit.eviction_race import run_script
-from loopkit.replay import replay_batches
+from loopkit import BoundedDict, DetectorConfig, PinnedMiddleware, read_bucket
+from loopkit.core.batches import Batch, check_batches
+from loopkit.core.checks import clip, require_instance, require_int, require_number, require_str, require_strs
+from loopkit.teaching import boundaries as b
+from loopkit.teaching.agent_loop import AgentLoop
+from loopkit.teaching.collisions import collision_probability, find_prefix_collision, prefix_bits
+from loopkit.teaching.eviction_race import run_script
+from loopkit.traces import adapters
+from loopkit.traces.adapters import iter_runs
+from loopkit.traces.replay import replay_batches
 
 CALL = {"name": "bash", "args": {"command": "ls"}}
 

@@ -179,7 +179,7 @@ def test_missing_file_and_wrong_explicit_format(tmp_path):
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("loopkit.replay_table")
+    pytest.importorskip("loopkit.teaching.replay_table")
     target = tmp_path / "timeline.png"
     out = replay(LOOP, "--plot", target)
     assert out.returncode == 1, out.stderr
@@ -219,8 +219,8 @@ def test_python_literal_args_with_an_int_key_exit_2_with_the_line(tmp_path):
 def test_a_batch_the_detector_cannot_key_is_a_located_error():
     # in-memory batches skip the adapters' checks; the replay still names the batch instead of crashing
     from loopkit import PinnedMiddleware
-    from loopkit.adapters import Batch, TraceError
-    from loopkit.replay import replay_batches
+    from loopkit.traces.adapters import Batch, TraceError
+    from loopkit.traces.replay import replay_batches
 
     batches = [Batch(1, "t.jsonl:4", [{"name": "bash", "args": {1: "a", "b": 2}, "id": "1"}])]
     with pytest.raises(TraceError, match=r"^t\.jsonl:4: the detector cannot key this batch"):
@@ -290,7 +290,7 @@ def test_tool_names_are_escaped_for_the_terminal(tmp_path):
 
 
 def test_call_names_escapes_control_and_surrogate_characters():
-    from loopkit.replay import call_names, display_name
+    from loopkit.traces.replay import call_names, display_name
 
     assert display_name("read_file") == "read_file" and display_name("読む") == "読む"
     assert display_name("a\x07\nb\ud800") == "a\\x07\\nb\\ud800"
@@ -464,7 +464,7 @@ def test_plot_of_a_file_of_runs_needs_a_pick(tmp_path):
 def test_the_report_stays_english_inside_a_spanish_chapter(capsys):
     """A Spanish chapter calls main(): it prints what a terminal prints, and the chapter keeps speaking Spanish."""
     from loopkit.cli import main
-    from loopkit.language import current_language, set_language
+    from loopkit.core.language import current_language, set_language
 
     english = [main(["replay", str(LOOP)]), capsys.readouterr().out]
     set_language("es")

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from loopkit import fingerprint
-from loopkit.collisions import (
+from loopkit.teaching.collisions import (
     birthday_rows,
     calls_for_probability,
     collision_probability,

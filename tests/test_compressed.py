@@ -13,7 +13,7 @@ import zipfile
 import pytest
 from pipe_stream import Pipe
 
-from loopkit.adapters import TraceError, iter_runs, iter_trace, load_trace
+from loopkit.traces.adapters import TraceError, iter_runs, iter_trace, load_trace
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 CHAT = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "coding_loop.openai_chat.jsonl"
@@ -140,7 +140,7 @@ def test_max_bytes_must_be_a_positive_int(bad, error, says):
 
 PEAK = """
 import resource, sys
-from loopkit.adapters import TraceError, iter_runs
+from loopkit.traces.adapters import TraceError, iter_runs
 try:
     for run in iter_runs(sys.argv[1], max_bytes=int(sys.argv[2])):
         list(run)

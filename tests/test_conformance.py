@@ -8,7 +8,7 @@ import pathlib
 import pytest
 
 from loopkit import PinnedMiddleware, fingerprint, normalize_args, stable_key
-from loopkit.conformance import config_of, replay_script
+from loopkit.teaching.conformance import config_of, replay_script
 
 VECTORS = json.loads((pathlib.Path(__file__).parent / "data" / "helper-vectors.json").read_text(encoding="utf-8"))
 

@@ -8,9 +8,9 @@ import pathlib
 import pytest
 
 from loopkit import fingerprint
-from loopkit.adapters import TRANSCRIPT_SUFFIXES, TraceError, batches_from_messages, iter_runs, load_trace
-from loopkit.replay import report_paths, transcript_files
-from loopkit.tool_maps import ToolMap
+from loopkit.traces.adapters import TRANSCRIPT_SUFFIXES, TraceError, batches_from_messages, iter_runs, load_trace
+from loopkit.traces.replay import report_paths, transcript_files
+from loopkit.traces.tool_maps import ToolMap
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"

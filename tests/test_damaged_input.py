@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from loopkit.adapters import TraceError, iter_runs, load_trace
+from loopkit.traces.adapters import TraceError, iter_runs, load_trace
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 

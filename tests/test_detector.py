@@ -7,8 +7,8 @@ import pickle
 import pytest
 
 from loopkit import DetectorConfig, PinnedDetector, SeverityFirstDetector, fingerprint
-from loopkit.detector import OK, CountingWindow, Decision, tool_names
-from loopkit.keys import read_window
+from loopkit.core.detector import OK, CountingWindow, Decision, tool_names
+from loopkit.core.keys import read_window
 
 
 def call(name, **args):

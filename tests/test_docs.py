@@ -7,7 +7,6 @@ import re
 import urllib.parse
 
 import pytest
-
 from notebook_tools import ROOT, chapters, exercise_headings, load, source
 
 DOCS = ROOT / "docs"

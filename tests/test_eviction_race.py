@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopkit.eviction_race import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
+from loopkit.teaching.eviction_race import POLICIES, Op, parse_script, race_steps, race_table, run_script, step_rows
 
 FIFO, LRU, CT = "BoundedDict (FIFO)", "LRUDict (LRU)", "cachetools.FIFOCache"
 SEED = "set a 1; set b 2; set a 3; set c 4"

@@ -15,10 +15,21 @@ import html
 import re
 
 import pytest
+from notebook_tools import (
+    ROOT,
+    TEMPLATE,
+    all_chapters,
+    chapter_id,
+    exercise_headings,
+    exercise_sections,
+    is_reveal,
+    load,
+    printed_text,
+    source,
+    track_of,
+)
 
-from loopkit.exercises import Question, all_questions, answer_regex, equals, is_distinctive
-from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, exercise_headings, exercise_sections,
-                            is_reveal, load, printed_text, source, track_of)
+from loopkit.teaching.exercises import Question, all_questions, answer_regex, equals, is_distinctive
 
 QUESTIONS = all_questions()
 TESTS = ROOT / "tests"

@@ -2,7 +2,7 @@
 wrong model of the rule gives."""
 
 from loopkit import call_entry, fingerprint, normalize_args
-from loopkit.exercises import ch00, ch01
+from loopkit.teaching.exercises import ch00, ch01
 
 
 def repeat_turns(trace, same=lambda a, b: fingerprint([a]) == fingerprint([b])):

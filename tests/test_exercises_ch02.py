@@ -2,7 +2,7 @@
 bucket rule gives."""
 
 from loopkit import read_bucket
-from loopkit.exercises import ch02
+from loopkit.teaching.exercises import ch02
 
 
 def off_by_one_bucket(path, start, end):

@@ -4,9 +4,9 @@ import json
 import math
 
 from loopkit import BoundedDict, LRUDict, call_entry, fingerprint, read_bucket
-from loopkit.collisions import calls_for_probability, prefix_bits
-from loopkit.exercises import ch03, ch04
-from loopkit.eviction_race import POLICIES, run_script
+from loopkit.teaching.collisions import calls_for_probability, prefix_bits
+from loopkit.teaching.eviction_race import POLICIES, run_script
+from loopkit.teaching.exercises import ch03, ch04
 
 
 def call(name, **args):

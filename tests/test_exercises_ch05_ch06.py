@@ -4,9 +4,10 @@ threshold read as "exceeded", a rule applied to the wrong scope)."""
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, patterns
-from loopkit.agent_loop import AgentLoop
-from loopkit.exercises import ch05, ch06
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
+from loopkit.teaching import patterns
+from loopkit.teaching.agent_loop import AgentLoop
+from loopkit.teaching.exercises import ch05, ch06
 
 PYTEST = [{"name": "bash", "args": {"command": "pytest"}}]
 

@@ -1,8 +1,9 @@
 """The reference answers of chapter 07 agree with what the two models do on the question's data, and each listed slip
 is what the other model, or a plausible wrong rule, gives on the same data."""
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, versions
-from loopkit.exercises import ch07
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
+from loopkit.teaching import versions
+from loopkit.teaching.exercises import ch07
 
 TEST = [{"name": "bash", "args": {"command": "pytest"}}]
 BATCH_7_1 = [{"name": name, "args": {"command": c}} for name, c in

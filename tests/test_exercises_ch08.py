@@ -9,8 +9,11 @@ from functools import partial
 
 import pytest
 
-from loopkit import BoundedDict, LRUDict, call_entry, fingerprint, probe, read_bucket, stable_key, upstream
-from loopkit.exercises import ch08
+from loopkit import BoundedDict, LRUDict, call_entry, fingerprint, stable_key
+from loopkit.core import upstream
+from loopkit import read_bucket
+from loopkit.teaching import probe
+from loopkit.teaching.exercises import ch08
 
 CLAIMS = {claim.english_name: claim for claim in probe.CLAIMS}
 
@@ -92,7 +95,7 @@ def copy_with_read_key(read_key):
                                fingerprint=partial(fingerprint, read_key=read_key))
 
 
-#: The line numbers the probe's generated read_file calls draw their ends from (loopkit/probe/generated.py).
+#: The line numbers the probe's generated read_file calls draw their ends from (loopkit/teaching/probe/generated.py).
 GENERATED_LINES = [None, 1, 5, 150, 199, 200, 201, 399, 401, 0, -3, "40", "x", 12.5]
 
 

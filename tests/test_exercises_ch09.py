@@ -8,12 +8,12 @@ import re
 import unicodedata
 
 import pytest
-
-from loopkit import boundaries as b
-from loopkit import fingerprint
-from loopkit.exercises import ch09, function_cases
-from loopkit.language import tr
 from notebook_tools import ROOT, is_reveal, load, source
+
+from loopkit import fingerprint
+from loopkit.core.language import tr
+from loopkit.teaching import boundaries as b
+from loopkit.teaching.exercises import ch09, function_cases
 
 CHAPTERS = [ROOT / "notebooks" / "09_boundaries.ipynb", ROOT / "notebooks" / "es" / "09_limites.ipynb"]
 CHAPTER = CHAPTERS[0]

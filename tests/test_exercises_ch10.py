@@ -3,8 +3,9 @@ the ones the misconceptions produce."""
 
 import pathlib
 
-from loopkit import DetectorConfig, PinnedMiddleware, challenge, fingerprint, load_trace, peers, stable_key
-from loopkit.exercises import ch10
+from loopkit import DetectorConfig, PinnedMiddleware, fingerprint, load_trace, stable_key
+from loopkit.teaching import challenge, peers
+from loopkit.teaching.exercises import ch10
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 LOOP = load_trace(DATA / "coding_loop.openai_chat.jsonl").batches
@@ -149,7 +150,7 @@ def test_10_4_respacing_fools_the_fingerprint_but_not_the_tool_budget():
 
 def test_10_4_the_spanish_solution_code_is_the_same_program_with_spanish_comments():
     """q4.solution() shows the catalog's Spanish text in the Spanish track: running it must give the same answer."""
-    from loopkit.language import catalog
+    from loopkit.core.language import catalog
 
     spanish = catalog("es")[None, ch10.EVASIVE_TRACE_CODE]
     assert "diez acciones distintas" in spanish and "ten different actions" not in spanish

@@ -7,9 +7,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from loopkit import plots  # noqa: E402
-from loopkit.peers import Cline, DeerFlow, RooCode, compare  # noqa: E402
-from loopkit.plots.heatmaps import OUTCOME_COLOURS, cell_text  # noqa: E402
+from loopkit.teaching.peers import Cline, DeerFlow, RooCode, compare  # noqa: E402
+from loopkit.views import plots  # noqa: E402
+from loopkit.views.plots.heatmaps import OUTCOME_COLOURS, cell_text  # noqa: E402
 
 A = {"name": "read_file", "args": {"path": "a.py"}}
 B = {"name": "bash", "args": {"command": "pytest"}}
@@ -64,7 +64,7 @@ def test_cell_text_and_bad_input():
 
 def test_in_spanish_the_words_change_and_the_frames_do_not():
     """The frames come from the label and the action, never from the (translated) verdict text."""
-    from loopkit.language import set_language
+    from loopkit.core.language import set_language
 
     set_language("es")
     try:

@@ -5,9 +5,9 @@ import hashlib
 import json
 
 import pytest
+from odd_values import Hostile, Shown
 
 from loopkit import call_entry, fingerprint, normalize_args, read_bucket, stable_key
-from odd_values import Hostile, Shown
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,6 @@ import urllib.parse
 
 import psutil
 import pytest
-
 from hub.gitserver import GitHttpServer
 from hub.hubprocess import BROKEN_PREFIX, Hub, HubUnavailable
 from hub.learner import Learner, SpawnFailed

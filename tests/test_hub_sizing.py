@@ -16,7 +16,6 @@ import math
 import sys
 
 import pytest
-
 from notebook_tools import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))

@@ -12,9 +12,10 @@ from fnmatch import fnmatch
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from loopkit import js_bucket, stable_key
 from notebook_tools import ROOT
+
+from loopkit import stable_key
+from loopkit.teaching import js_bucket
 
 # JavaScript numbers are doubles: integers are exact up to 2**53, and so is floor((n - 1) / 200) (the fraction it
 # drops is at least 1/200, more than half the spacing of doubles there).
@@ -117,7 +118,7 @@ def test_a_missing_engine_is_named_with_how_to_install_it(monkeypatch):
 
 def test_the_engine_is_imported_only_when_javascript_runs():
     code = (
-        "import sys, loopkit, loopkit.js_bucket as j; before = 'quickjs' in sys.modules; "
+        "import sys, loopkit, loopkit.teaching.js_bucket as j; before = 'quickjs' in sys.modules; "
         "j.js_read_bucket({'path': 'a.py'}); print(before, 'quickjs' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

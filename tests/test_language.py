@@ -1,6 +1,6 @@
 """loopkit speaks the learner's language: the catalogs are complete, current and well formed.
 
-A catalog file ``loopkit/locales/<code>/<module>.toml`` holds one module's translations (loopkit/language.py).
+A catalog file ``loopkit/core/locales/<code>/<module>.toml`` holds one module's translations (loopkit/core/language.py).
 These tests read every module's source with ``ast``: each text the module passes to ``tr`` must have a translation
 in every language, and each translation must still be a text its module writes (no stale entries). The exercise
 texts (titles, hints, misconceptions, explanations) are read from the questions themselves.
@@ -16,9 +16,9 @@ import string
 import pytest
 
 import loopkit
-from loopkit import language
-from loopkit.exercises import all_questions, chapter_modules
-from loopkit.language import MissingTranslation, set_language, tr
+from loopkit.core import language
+from loopkit.core.language import MissingTranslation, set_language, tr
+from loopkit.teaching.exercises import all_questions, chapter_modules
 
 PACKAGE = pathlib.Path(loopkit.__file__).parent
 FOREIGN = language.languages()[1:]
@@ -31,7 +31,7 @@ def english_afterwards():
 
 
 def module_name(path: pathlib.Path) -> str:
-    """``loopkit/widgets/_base.py`` -> ``widgets._base``; a package's ``__init__.py`` -> the package."""
+    """``loopkit/views/widgets/_base.py`` -> ``widgets._base``; a package's ``__init__.py`` -> the package."""
     parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
@@ -91,7 +91,7 @@ def test_every_catalog_file_names_a_module_and_parses(code):
 def test_every_text_a_module_translates_has_a_translation(code, module):
     wanted = translated_texts(ast.parse(MODULES[module].read_text(encoding="utf-8")))
     missing = sorted(wanted - set(entries(code, module)))
-    assert not missing, f"loopkit/locales/{code}/{module}.toml lacks: {missing}"
+    assert not missing, f"loopkit/core/locales/{code}/{module}.toml lacks: {missing}"
 
 
 @pytest.mark.parametrize("code", FOREIGN)
@@ -100,7 +100,7 @@ def test_every_exercise_text_has_a_translation(code, module):
     chapter = next(m for m in chapter_modules() if m.__name__.endswith(module))
     wanted = {(None, text) for question in chapter.QUESTIONS for text in question.texts()}
     missing = sorted(wanted - set(entries(code, module)))
-    assert not missing, f"loopkit/locales/{code}/{module}.toml lacks: {missing}"
+    assert not missing, f"loopkit/core/locales/{code}/{module}.toml lacks: {missing}"
 
 
 @pytest.mark.parametrize("code", FOREIGN)

@@ -15,12 +15,19 @@ import tomllib
 from importlib import metadata
 
 import pytest
+from lock_tools import (
+    DIRECT_LISTS,
+    LEARNER_LOCK,
+    TEST_LOCK,
+    installed,
+    pins_for_here,
+    read_direct,
+    read_lock,
+    site_packages,
+)
+from notebook_tools import ROOT
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
-
-from lock_tools import (DIRECT_LISTS, LEARNER_LOCK, TEST_LOCK, installed, pins_for_here, read_direct, read_lock,
-                        site_packages)
-from notebook_tools import ROOT
 
 FIX = ("run `make clean` and then `make test` (a package installed by hand, or one the locks no longer hold, "
        "stays in .venv until it is rebuilt); to add a dependency, name it in an .in file and run `make lock`")

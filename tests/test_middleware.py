@@ -9,9 +9,16 @@ import pathlib
 import pytest
 
 from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint
-from loopkit.conformance import config_of, load_scripts, play_step, replay_script
-from loopkit.middleware import (MAX_PENDING_WARNINGS, STOP_REASON_CAPACITY, RunIdAnchors, merge_warnings,
-                                middleware_for, pinned_run_id, thread_key)
+from loopkit.core.middleware import (
+    MAX_PENDING_WARNINGS,
+    STOP_REASON_CAPACITY,
+    RunIdAnchors,
+    merge_warnings,
+    middleware_for,
+    pinned_run_id,
+    thread_key,
+)
+from loopkit.teaching.conformance import config_of, load_scripts, play_step, replay_script
 
 DATA = pathlib.Path(__file__).parent / "data" / "middleware-vectors.json.gz"
 RECORDED = json.load(gzip.open(DATA, "rt"))

@@ -5,9 +5,9 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
+from odd_values import Hostile, Shown
 
 from loopkit import canonical_json
-from odd_values import Hostile, Shown
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
 

@@ -8,10 +8,22 @@ import re
 import sys
 
 import pytest
+from notebook_tools import (
+    ROOT,
+    TEMPLATE,
+    all_chapters,
+    chapter_id,
+    chapters,
+    code_cells,
+    imported_modules,
+    is_reveal,
+    load,
+    source,
+    tags,
+    track_of,
+)
 
 import loopkit
-from notebook_tools import (ROOT, TEMPLATE, all_chapters, chapter_id, chapters, code_cells, imported_modules,
-                            is_reveal, load, source, tags, track_of)
 
 CHAPTERS = all_chapters()  # both tracks: the Spanish twins are products too
 IDS = [chapter_id(p) for p in CHAPTERS]

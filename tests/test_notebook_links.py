@@ -11,7 +11,6 @@ import re
 import urllib.parse
 
 import pytest
-
 from notebook_tools import all_chapters, chapter_id, load, source
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")

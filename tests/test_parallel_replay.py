@@ -1,5 +1,5 @@
-"""Replaying a folder's files several at once (loopkit.replay.parallel) gives exactly the reports of replaying them
-one after another (loopkit.replay.report_paths, the definition), in the same order; and the command prints the same
+"""Replaying a folder's files several at once (loopkit.traces.replay.parallel) gives exactly the reports of replaying them
+one after another (loopkit.traces.replay.report_paths, the definition), in the same order; and the command prints the same
 rows and aggregate whatever --jobs says."""
 
 import json
@@ -7,9 +7,9 @@ import pathlib
 import subprocess
 import sys
 
-from loopkit.replay import report_paths
-from loopkit.replay.parallel import report_paths_at_once
-from loopkit.tool_maps import ToolMap
+from loopkit.traces.replay import report_paths
+from loopkit.traces.replay.parallel import report_paths_at_once
+from loopkit.traces.tool_maps import ToolMap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FOLDERS = [str(ROOT / "tests" / "data" / "transcripts"), str(ROOT / "notebooks" / "data")]

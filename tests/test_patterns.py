@@ -5,7 +5,8 @@ from collections import Counter
 
 import pytest
 
-from loopkit import PinnedMiddleware, call_entry, fingerprint, patterns
+from loopkit import PinnedMiddleware, call_entry, fingerprint
+from loopkit.teaching import patterns
 
 REQUIRED = [
     "exact_repeat", "read_jitter", "sequential_paging", "edit_test_same_failure", "abc_cycle", "cross_file_sweep",

@@ -4,12 +4,11 @@ Every expected step below is counted by hand from the stated rule, not computed 
 
 import re
 
-
 import pandas as pd
 import pytest
 
-from loopkit.detector import DetectorConfig, Outcome
-from loopkit.peers import (
+from loopkit.core.detector import DetectorConfig, Outcome
+from loopkit.teaching.peers import (
     DETECTORS,
     PEERS,
     SIMPLIFIED,
@@ -276,7 +275,7 @@ def test_compare_accepts_pattern_objects_and_rejects_junk():
         compare({"x": [[A]]}, ["Cline"])
 
 
-# -- the pattern library (loopkit.patterns) ----------------------------------------------------------------------
+# -- the pattern library (loopkit.teaching.patterns) ----------------------------------------------------------------------
 
 # Worked out by hand from each pattern's definition and each model's pinned rule; every pattern and peer not listed
 # never acts. Repeats of one call, one per turn (exact_repeat, write_same_content, polling): Gemini CLI's 5th in a row
@@ -295,7 +294,7 @@ LIBRARY = {
 
 
 def test_peers_on_the_pattern_library():
-    from loopkit.patterns import PATTERNS
+    from loopkit.teaching.patterns import PATTERNS
 
     assert len(PATTERNS) >= 14
     df = compare(PATTERNS, PEERS)
@@ -308,7 +307,7 @@ def test_peers_on_the_pattern_library():
 
 
 def test_deerflow_column_on_contrasting_patterns():
-    from loopkit.patterns import PATTERNS
+    from loopkit.teaching.patterns import PATTERNS
 
     df = compare({n: PATTERNS[n] for n in ("identical_in_batch", "read_burst", "reordered_batch")}, [DeerFlow()])
     cells = dict(zip(df["pattern"], df["cell"]))

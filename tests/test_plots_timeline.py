@@ -7,7 +7,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from loopkit import DetectorConfig, patterns, plots, replay_table  # noqa: E402
+from loopkit import DetectorConfig
+from loopkit.teaching import patterns, replay_table
+from loopkit.views import plots  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +92,7 @@ def test_one_figure_two_panels_sharing_steps():
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['action'"):
         plots.timeline(replay_table.replay(patterns.get("polling")).drop(columns=["action"]))
-    with pytest.raises(ValueError, match="df must be a table from loopkit.replay_table.replay"):
+    with pytest.raises(ValueError, match="df must be a table from loopkit.teaching.replay_table.replay"):
         plots.timeline([1, 2, 3])
     df = replay_table.replay(patterns.get("polling"))
     with pytest.raises(TypeError, match="config must be a DetectorConfig"):
@@ -114,7 +116,7 @@ def test_in_spanish_titles_axes_and_legends_are_spanish_and_the_markers_keep_the
 
 
 def test_importing_the_submodule_first_does_not_shadow_the_function():
-    import loopkit.plots.timelines  # noqa: F401  (binds the submodule as loopkit.plots.timelines)
+    import loopkit.views.plots.timelines  # noqa: F401  (binds the submodule as loopkit.views.plots.timelines)
 
     df = replay_table.replay(patterns.get("polling"))
     hash_ax, _ = plots.timeline(df)
@@ -122,7 +124,7 @@ def test_importing_the_submodule_first_does_not_shadow_the_function():
 
 
 def test_lazy_exports_refuse_a_name_equal_to_its_module():
-    from loopkit._lazy import lazy_exports
+    from loopkit.core._lazy import lazy_exports
 
     with pytest.raises(ValueError, match=r"exported names \['timeline'\] equal their module names"):
-        lazy_exports("loopkit.plots", {"timeline": "timeline"})
+        lazy_exports("loopkit.views.plots", {"timeline": "timeline"})

@@ -1,4 +1,4 @@
-"""loopkit.probe without a network: stand-in "upstream" files written here, from the helper spec in the foundation
+"""loopkit.teaching.probe without a network: stand-in "upstream" files written here, from the helper spec in the foundation
 issue (what upstream returns), stand in for the real downloads.
 
 They prove: a file whose sha256 differs is refused, naming it and both hashes; extraction runs the named
@@ -16,7 +16,9 @@ import urllib.request
 
 import pytest
 
-from loopkit import LRUDict, probe, upstream
+from loopkit import LRUDict
+from loopkit.core import upstream
+from loopkit.teaching import probe
 
 MIDDLEWARE = f"{upstream.MIDDLEWARE_DIR}/loop_detection_middleware.py"
 BOUNDED = f"{upstream.MIDDLEWARE_DIR}/_bounded_dict.py"

@@ -85,12 +85,12 @@ def test_fingerprint_is_twelve_lowercase_hex_characters(batch):
 
 # -- issue 21: a tool-call-shaped object is never a silent zero --------------------------------------------------
 
-import tempfile  # noqa: E402
 import pathlib  # noqa: E402
+import tempfile  # noqa: E402
 
 from hypothesis import settings  # noqa: E402
 
-from loopkit.replay import report_paths  # noqa: E402
+from loopkit.traces.replay import report_paths  # noqa: E402
 
 _names = st.text(alphabet="abcdefgh_", min_size=1, max_size=6)
 _args = st.dictionaries(st.sampled_from(["path", "command", "x"]), st.text(max_size=4), max_size=2)

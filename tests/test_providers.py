@@ -9,14 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import fingerprint
-from loopkit.adapters.runs import records_run
-from loopkit.adapters import (
-    FORMATS,
-    TraceError,
-    batches_from_messages,
-    iter_trace,
-    load_trace,
-)
+from loopkit.traces.adapters import FORMATS, TraceError, batches_from_messages, iter_trace, load_trace
+from loopkit.traces.adapters.runs import records_run
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 

@@ -1,4 +1,4 @@
-"""loopkit.replay on its own: explanations, the tally, reports per run, folders and run selection."""
+"""loopkit.traces.replay on its own: explanations, the tally, reports per run, folders and run selection."""
 
 import json
 import pathlib
@@ -6,11 +6,19 @@ import pathlib
 import pytest
 
 from loopkit import DetectorConfig, PinnedMiddleware
-from loopkit.adapters import Batch, TraceError
-from loopkit.detector import Decision, Outcome
-from loopkit.replay import (RunReport, Tally, explain, replay_batches, report_paths, short_where, summary_line,
-                            transcript_files)
-from loopkit.tool_maps import ToolMap
+from loopkit.core.detector import Decision, Outcome
+from loopkit.traces.adapters import Batch, TraceError
+from loopkit.traces.replay import (
+    RunReport,
+    Tally,
+    explain,
+    replay_batches,
+    report_paths,
+    short_where,
+    summary_line,
+    transcript_files,
+)
+from loopkit.traces.tool_maps import ToolMap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -4,7 +4,8 @@ ordering unless a test says otherwise)."""
 import pandas as pd
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint, patterns, replay_table
+from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware, fingerprint
+from loopkit.teaching import patterns, replay_table
 
 
 def call(name, **args):

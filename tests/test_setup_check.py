@@ -4,7 +4,7 @@ import pathlib
 
 import pytest
 
-from loopkit import setup_check
+from loopkit.teaching import setup_check
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

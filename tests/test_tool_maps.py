@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopkit import fingerprint
-from loopkit.adapters import load_trace
-from loopkit.tool_maps import PRESETS, MapError, Rule, ToolMap, parse_rule
+from loopkit.traces.adapters import load_trace
+from loopkit.traces.tool_maps import PRESETS, MapError, Rule, ToolMap, parse_rule
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 

@@ -13,7 +13,6 @@ import re
 import sys
 
 import pytest
-
 from notebook_tools import ROOT, TEMPLATE, chapters, exercise_headings, load, source
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -102,7 +101,7 @@ def test_twins_show_the_same_kinds_of_output(english, spanish):
 @pytest.mark.parametrize("english, spanish", PAIRS, ids=IDS)
 def test_each_twin_translates_the_current_english_source(english, spanish):
     note = tracks.recorded(spanish)
-    assert note.get("language") == "es", f"{spanish.name}: metadata.loopkit.language is not 'es'"
+    assert note.get("language") == "es", f"{spanish.name}: metadata.loopkit.core.language is not 'es'"
     assert not tracks.is_stale(english, spanish), (
         f"{english.name} changed after {spanish.name} was translated: update the Spanish twin, then run "
         f"`python tools/tracks.py stamp notebooks/es/{spanish.name}` (README, 'Maintainers')")

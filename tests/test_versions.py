@@ -3,7 +3,8 @@ upstream reports (issues #5243 and #5343, PR #5486) and chapter 05's rules."""
 
 import pytest
 
-from loopkit import DetectorConfig, PinnedMiddleware, versions
+from loopkit import DetectorConfig, PinnedMiddleware
+from loopkit.teaching import versions
 
 
 def column(rows, key):

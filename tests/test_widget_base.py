@@ -1,4 +1,4 @@
-"""loopkit.widgets._base: the View pattern (controls, pure render, HTML panel), table_html and figure_html."""
+"""loopkit.views.widgets._base: the View pattern (controls, pure render, HTML panel), table_html and figure_html."""
 
 import base64
 
@@ -9,7 +9,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from loopkit.widgets._base import View, figure_html, table_html  # noqa: E402
+from loopkit.views.widgets._base import View, figure_html, table_html  # noqa: E402
 
 
 def render(word, times):

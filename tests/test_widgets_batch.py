@@ -5,10 +5,17 @@ import json
 
 import ipywidgets as W
 import pytest
-
-from loopkit.widgets import batch_builder
 from html_tables import as_text, read_view, tables, text
-from loopkit.widgets.batch import DEFAULT_BATCH, duplicate_last, parse_batch, read_batch, render_batch, shuffle_calls
+
+from loopkit.views.widgets import batch_builder
+from loopkit.views.widgets.batch import (
+    DEFAULT_BATCH,
+    duplicate_last,
+    parse_batch,
+    read_batch,
+    render_batch,
+    shuffle_calls,
+)
 
 ENTRIES = sorted(
     ['read_file:src/app.py:0-0', 'bash:{"command": "pytest -q"}', 'web_search:{"query": "python loop detection"}']

@@ -8,10 +8,10 @@ import re
 
 import ipywidgets as W
 import pytest
-
-from loopkit import widgets
 from html_tables import read_view, text
-from loopkit.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
+
+from loopkit.views import widgets
+from loopkit.views.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,12 @@
 """Chapter 09's deployment advisor: the rows it shows, the panel that shows them, then the live view driven through
-its controls. The decision itself is loopkit.boundaries.recommend_deployment (tests/test_boundaries.py)."""
+its controls. The decision itself is loopkit.teaching.boundaries.recommend_deployment (tests/test_boundaries.py)."""
 
 import pytest
-
 from html_tables import as_text, read_view, tables, text
-from loopkit import widgets
-from loopkit.boundaries import DEPLOYMENTS, recommend_deployment
-from loopkit.widgets.deployment import QUESTIONS, deployment_rows, render_advice
+
+from loopkit.teaching.boundaries import DEPLOYMENTS, recommend_deployment
+from loopkit.views import widgets
+from loopkit.views.widgets.deployment import QUESTIONS, deployment_rows, render_advice
 
 
 def test_the_rows_are_the_chosen_deployment_one_facet_a_line():

@@ -3,11 +3,11 @@ script and maxsize controls."""
 
 import ipywidgets as W
 import pytest
-
 from html_tables import as_text, read_view, tables, text
-from loopkit.eviction_race import step_rows
-from loopkit.widgets import eviction_race
-from loopkit.widgets.eviction import DEFAULT_SCRIPT, race_summary, render_eviction_race
+
+from loopkit.teaching.eviction_race import step_rows
+from loopkit.views.widgets import eviction_race
+from loopkit.views.widgets.eviction import DEFAULT_SCRIPT, race_summary, render_eviction_race
 
 
 def outcome(script, maxsize):
@@ -102,7 +102,7 @@ def test_the_race_speaks_spanish(spanish):
 
 
 def test_a_malformed_line_is_named_in_english_in_both_tracks(spanish):
-    """loopkit's error messages stay English, so a learner can search for them (loopkit/language.py)."""
+    """loopkit's error messages stay English, so a learner can search for them (loopkit/core/language.py)."""
     view = eviction_race()
     view.controls["script"].value = "set a 1\nput b 2"
     assert text(view.panel.value).startswith('line 2: expected "set KEY VALUE", "get KEY" or "del KEY"')

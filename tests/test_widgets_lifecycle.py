@@ -1,10 +1,16 @@
 """The lifecycle step-through: the plain state at each model call, the panel, and the live view."""
 
 import pytest
-
-from loopkit import widgets
 from html_tables import as_text, read_view, tables, text
-from loopkit.widgets.lifecycle import SHOWN_LINES, lifecycle_facts, lifecycle_state, message_lines, render_lifecycle
+
+from loopkit.views import widgets
+from loopkit.views.widgets.lifecycle import (
+    SHOWN_LINES,
+    lifecycle_facts,
+    lifecycle_state,
+    message_lines,
+    render_lifecycle,
+)
 
 
 def roles(state):

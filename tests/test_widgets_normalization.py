@@ -1,10 +1,10 @@
 """Chapter 01's normalize_explorer: the plain step-by-step function, then the view driven through its controls."""
 
 import pytest
-
 from html_tables import read_view, tables, text
-from loopkit import widgets
-from loopkit.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
+
+from loopkit.views import widgets
+from loopkit.views.widgets.normalization import TRANSPORTS, explain_args, raw_value, render_normalize, rule
 
 STRING, OBJECT, NONE = TRANSPORTS
 

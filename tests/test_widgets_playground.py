@@ -5,10 +5,11 @@ import matplotlib
 matplotlib.use("Agg")
 
 import pytest  # noqa: E402
-
 from html_tables import as_text, tables, text  # noqa: E402
-from loopkit import DetectorConfig, widgets  # noqa: E402
-from loopkit.widgets.playground import playground_summary, render_playground  # noqa: E402
+
+from loopkit import DetectorConfig
+from loopkit.views import widgets  # noqa: E402
+from loopkit.views.widgets.playground import playground_summary, render_playground  # noqa: E402
 
 DEFAULTS = dict(warn_threshold=3, hard_limit=5, window_size=20, tool_freq_warn=30, tool_freq_hard_limit=50)
 

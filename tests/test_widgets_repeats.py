@@ -1,10 +1,10 @@
 """Chapter 00's repeat stepper: the plain per-turn rows, the panel, and the view driven through its controls."""
 
 import pytest
-
 from html_tables import as_text, tables, text
-from loopkit import widgets
-from loopkit.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps, turns_so_far
+
+from loopkit.views import widgets
+from loopkit.views.widgets.repeats import STUCK_TURNS, render_repeats, repeat_steps, turns_so_far
 
 READ = {"name": "read_file", "args": {"path": "app.py"}}
 TESTS = {"name": "bash", "args": {"command": "pytest"}}

@@ -4,10 +4,10 @@ import pathlib
 
 import ipywidgets as W
 import pytest
-
 from html_tables import as_text, read_view, tables, text
-from loopkit.widgets import transcript_replay
-from loopkit.widgets.transcript import read_transcript, render_transcript, transcript_files
+
+from loopkit.views.widgets import transcript_replay
+from loopkit.views.widgets.transcript import read_transcript, render_transcript, transcript_files
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 LOOP = str(DATA / "coding_loop.openai_chat.jsonl")
@@ -68,7 +68,7 @@ def test_view_controls_drive_the_panel():
 
 
 def test_in_spanish_the_view_labels_and_headings_are_spanish():
-    from loopkit.language import set_language
+    from loopkit.core.language import set_language
 
     set_language("es")
     try:

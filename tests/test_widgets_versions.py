@@ -2,8 +2,9 @@
 
 import pytest
 from html_tables import as_text, read_view, tables, text
-from loopkit import widgets
-from loopkit.widgets.versions import COLUMNS, render_versions, version_rows
+
+from loopkit.views import widgets
+from loopkit.views.widgets.versions import COLUMNS, render_versions, version_rows
 
 
 def test_rows_follow_the_thresholds():

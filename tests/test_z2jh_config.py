@@ -24,7 +24,6 @@ import urllib.parse
 
 import pytest
 import yaml
-
 from notebook_tools import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))

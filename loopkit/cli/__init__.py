@@ -1,13 +1,13 @@
 """``python -m loopkit replay FILE_OR_DIR...``: would DeerFlow's loop detector have warned or stopped these runs?
 
-This module only reads the command line and prints. The replay itself is :mod:`loopkit.replay`, the transcript
-formats are :mod:`loopkit.adapters`, the tool names :mod:`loopkit.tool_maps`, the image :mod:`loopkit.plots`.
+This module only reads the command line and prints. The replay itself is :mod:`loopkit.traces.replay`, the transcript
+formats are :mod:`loopkit.traces.adapters`, the tool names :mod:`loopkit.traces.tool_maps`, the image :mod:`loopkit.views.plots`.
 
 One run (a file that holds one conversation, or the run picked by ``--select``/``--run``) is printed in detail:
 every batch that warned or stopped, with why, then a one-line summary. Several runs (a folder, several files, or
 a file of many runs) get one row each, a line above the rows of each file that holds several, and an aggregate line
 that counts repeat stops and budget stops apart; the files of a folder are replayed several at once (``--jobs``,
-:mod:`loopkit.replay.parallel`), the rows still in file order. Exit codes: 2 if any input was unusable, else 1 if
+:mod:`loopkit.traces.replay.parallel`), the rows still in file order. Exit codes: 2 if any input was unusable, else 1 if
 any run would have been stopped, else 0. ``-`` reads standard input; a reader that leaves early (``| head``) does
 not change the exit code. Tool names from transcripts are escaped before they are printed.
 
@@ -24,11 +24,12 @@ import os
 import sys
 from typing import TextIO
 
-from ..detector import DetectorConfig
-from ..language import DEFAULT_LANGUAGE, current_language, set_language
-from ..replay import report_paths
-from ..replay.parallel import default_jobs, report_paths_at_once
-from ..tool_maps import DETECTED, MapError, ToolMap
+from loopkit.core.detector import DetectorConfig
+from loopkit.core.language import DEFAULT_LANGUAGE, current_language, set_language
+from loopkit.traces.replay import report_paths
+from loopkit.traces.replay.parallel import default_jobs, report_paths_at_once
+from loopkit.traces.tool_maps import DETECTED, MapError, ToolMap
+
 from .options import build_parser, detector_config
 from .printing import Output, Printer, print_bad_record, write_csv
 
@@ -42,7 +43,7 @@ def _problem(options: argparse.Namespace) -> str | None:
     if options.plot:
         if len(options.paths) != 1 or os.path.isdir(options.paths[0]):
             return f"--plot {options.plot}: draws one run; give one file (and --select or --run for a file of runs)"
-        from ..plots import image_path_problem
+        from loopkit.views.plots import image_path_problem
 
         problem = image_path_problem(options.plot)
         if problem:
@@ -110,7 +111,7 @@ def _plot(printer: Printer, config: DetectorConfig, path: str, err: TextIO) -> b
     elif not printer.kept:
         print(f"loopkit replay: no tool calls, so no plot was written to {path}", file=err)
     else:
-        from ..plots import save_timeline
+        from loopkit.views.plots import save_timeline
 
         try:
             save_timeline(printer.kept, config, path)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..adapters import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, FORMATS
-from ..detector import DetectorConfig
-from ..middleware import UPSTREAMS
-from ..tool_maps import PRESETS
+from loopkit.core.detector import DetectorConfig
+from loopkit.core.middleware import UPSTREAMS
+from loopkit.traces.adapters import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, FORMATS
+from loopkit.traces.tool_maps import PRESETS
 
 __all__ = ["EXIT_CODES", "build_parser", "detector_config"]
 

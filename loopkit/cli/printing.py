@@ -11,9 +11,9 @@ import os
 import sys
 from typing import TextIO
 
-from ..checks import clip
-from ..detector import DetectorConfig
-from ..replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
+from loopkit.core.checks import clip
+from loopkit.core.detector import DetectorConfig
+from loopkit.traces.replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
 
 __all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 

@@ -15,7 +15,6 @@ import os
 import shutil
 
 import pytest
-
 from labdriver import ChapterPage, LabServer
 
 DEFAULT_CHROMIUM = "/usr/bin/chromium"

@@ -1,0 +1,103 @@
+"""Replay hook scripts recorded from upstream through the workbook's middleware, step by step (chapter 05).
+
+``tests/data/middleware-vectors.json.gz`` holds 200 seeded scripts of hook calls on one
+``LoopDetectionMiddleware`` at deer-flow ``f1f4af99``, each step with what upstream did (only inputs and the
+structure of upstream's results: no upstream code or text); ``tests/data/middleware-cap-vectors.json.gz`` holds 50
+more in the same shape, aimed at the cap on the ``(thread, run)`` keys that hold queued warnings.
+:func:`replay_script` plays one script through a fresh :class:`~loopkit.core.middleware.PinnedMiddleware` and puts each
+result next to upstream's.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from loopkit.core.detector import Decision, DetectorConfig
+from loopkit.core.middleware import LoopMiddleware, PinnedMiddleware
+
+__all__ = ["load_scripts", "config_of", "play_step", "recorded_shape", "replay_script", "brief"]
+
+
+def load_scripts(path: str | os.PathLike) -> list[dict]:
+    """The recorded scripts in the gzipped JSON file at ``path`` (each ``{"seed", "config", "steps"}``)."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        recorded = json.load(handle)
+    if not isinstance(recorded, Mapping) or not isinstance(recorded.get("vectors"), list):
+        raise ValueError(f"{os.fspath(path)}: expected an object with a 'vectors' list of recorded scripts")
+    return recorded["vectors"]
+
+
+def config_of(script: Mapping) -> DetectorConfig:
+    """The script's middleware settings (upstream's constructor names) as a :class:`DetectorConfig`."""
+    fields = dict(script["config"])
+    fields["tool_freq_overrides"] = {tool: tuple(pair) for tool, pair in fields.get("tool_freq_overrides", {}).items()}
+    return DetectorConfig(**fields)
+
+
+def play_step(middleware: LoopMiddleware, step: Mapping) -> Any:
+    """Call the hook a recorded step names, with the step's ids (and calls), and return its result."""
+    op = step["op"]
+    if op == "after_model":
+        return middleware.after_model(step["calls"], step["thread"], step["run"])
+    if op == "consume_stop_reason":
+        return middleware.consume_stop_reason(step["run"])
+    if op == "reset":
+        return middleware.reset(step["thread"])
+    if op in ("before_agent", "after_agent", "wrap_model_call"):
+        return getattr(middleware, op)(step["thread"], step["run"])
+    raise ValueError(f"unknown hook {op!r} in a recorded step")
+
+
+def _warning_shape(warning: Decision) -> dict:
+    if warning.layer == "hash":
+        return {"layer": "hash"}  # upstream's hash warning text names neither tool nor count
+    return {"layer": warning.layer, "tool": warning.tool, "count": warning.count}
+
+
+def recorded_shape(op: str, result: Any) -> Any:
+    """A hook's result in the shape the recording keeps: the decision's fields, or the injected warnings.
+
+    >>> recorded_shape("after_model", Decision("warn", "frequency", "bash", 30))
+    {'action': 'warn', 'layer': 'frequency', 'tool': 'bash', 'count': 30}
+    """
+    if op == "after_model":
+        return {"action": result.action, "layer": result.layer, "tool": result.tool, "count": result.count}
+    if op == "wrap_model_call":
+        return {"injected": [_warning_shape(w) for w in result]}
+    return result
+
+
+def replay_script(script: Mapping, middleware: LoopMiddleware | None = None) -> list[dict]:
+    """Play every step of ``script``; one row per step that upstream recorded a result for.
+
+    Each row: ``step`` (its index in the script), ``op``, ``thread``, ``run``, ``upstream`` (what upstream did),
+    ``loopkit`` (what the middleware did) and ``same``. ``middleware`` defaults to a fresh
+    :class:`PinnedMiddleware` with the script's config.
+    """
+    middleware = middleware if middleware is not None else PinnedMiddleware(config_of(script))
+    rows = []
+    for index, step in enumerate(script["steps"]):
+        result = play_step(middleware, step)
+        if "expect" in step:
+            got = recorded_shape(step["op"], result)
+            rows.append({"step": index, "op": step["op"], "thread": step.get("thread"), "run": step.get("run"),
+                         "upstream": step["expect"], "loopkit": got, "same": got == step["expect"]})
+    return rows
+
+
+def brief(result: Any) -> str:
+    """A recorded result in a few words: ``"warn frequency bash 30"``, ``"ok"``, ``"inject hash"``.
+
+    >>> brief({"action": "stop", "layer": "hash", "tool": None, "count": 5}), brief({"injected": []})
+    ('stop hash 5', 'inject nothing')
+    """
+    if isinstance(result, Mapping) and "action" in result:
+        return Decision(result["action"], result.get("layer"), result.get("tool"), result.get("count")).brief()
+    if isinstance(result, Mapping) and "injected" in result:
+        shown = [" ".join(str(v) for v in warning.values()) for warning in result["injected"]]
+        return "inject " + (" + ".join(shown) if shown else "nothing")
+    return repr(result)

@@ -1,0 +1,355 @@
+"""Opening a transcript: a path, ``-`` or an open binary stream, plain, gzip-compressed, or a zip archive.
+
+Compression is told from the first bytes, not the name: ``1f 8b`` is gzip, ``PK`` a zip archive (an Inspect AI
+``.eval`` log is one). Both are decompressed as they are read, never whole. Every decompressed stream is limited
+to ``max_bytes`` (1 GiB unless told otherwise): past it the read stops with a :class:`TraceError`, so a
+decompression bomb (a few kilobytes that expand to gigabytes) cannot exhaust memory. A zip member that declares
+more than the limit is refused before it is opened.
+
+JSON or JSON Lines? ``.jsonl`` and ``.ndjson`` names are JSON Lines; otherwise the first lines decide (see
+:func:`sniff`), so a pipe never needs rewinding.
+
+No single JSON value is held in memory above ``max_record_bytes`` (64 MiB unless told otherwise): a line of JSON Lines
+is read with a bounded ``readline``, a document up to :data:`WHOLE_DOCUMENT_BYTES` is parsed whole, and a larger one
+piece by piece (:mod:`loopkit.traces.adapters.json_pieces`), one message, event or sample at a time. A line past the limit is
+a bad record at its line; a value past it, an error at its line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+import sys
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from loopkit.core.checks import require_int
+
+from .base import Damaged, TraceError
+from .json_pieces import JsonPieces
+
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_RECORD_BYTES", "WHOLE_DOCUMENT_BYTES", "TRANSCRIPT_SUFFIXES", "Input",
+           "open_inputs", "sniff", "parse_json", "jsonl_value", "json_lines", "read_document", "decode_document"]
+
+#: The most bytes read from one decompressed file or archive member.
+DEFAULT_MAX_BYTES = 1 << 30
+#: The most bytes of one JSON value held in memory: a line of JSON Lines, or one message, event or sample of a
+#: document (``max_record_bytes``, ``--max-record-bytes``).
+DEFAULT_MAX_RECORD_BYTES = 64 << 20
+#: Documents up to this size (or ``max_record_bytes``, if smaller) are parsed whole; larger ones piece by piece.
+WHOLE_DOCUMENT_BYTES = 16 << 20
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_LEADING_SPACE = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
+#: How much of a line too long to read is read at a time while it is passed over.
+_SKIP_BYTES = 1 << 20
+#: Every file ending these readers are written for, which a folder is searched for: JSON documents (``.json``,
+#: SWE-agent ``.traj``, ``.responses`` dumps of Responses items), JSON Lines, gzip, and zip archives (Inspect AI
+#: ``.eval``). The content decides the format; the ending only chooses which files a folder scan picks up.
+TRANSCRIPT_SUFFIXES = (".json", ".traj", ".responses", *JSONL_SUFFIXES, ".gz", ".zip", ".eval")
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZIP_MAGIC = b"PK"
+#: Members only an Inspect AI ``.eval`` archive holds (UKGovernmentBEIS/inspect_ai, log/_recorders/eval.py).
+_INSPECT_HEADERS = ("header.json", "start.json", "_journal/start.json")
+
+
+@dataclass
+class Input:
+    """One stream to read: ``name`` locates it in messages (``archive.eval[samples/1_epoch_1.json]`` for a zip
+    member); ``handle`` is a buffered binary stream."""
+
+    name: str
+    handle: BinaryIO
+    member: bool = False  # one member of an archive, which may hold others
+
+    @property
+    def jsonl_by_name(self) -> bool:
+        """Does the name (without a ``.gz``) say JSON Lines?"""
+        name = self.name.rstrip("]").lower()
+        name = name[:-3] if name.endswith(".gz") else name
+        return name.endswith(JSONL_SUFFIXES)
+
+
+class _Limited(io.RawIOBase):
+    """A readable stream that stops with a :class:`TraceError` once more than ``limit`` bytes came through."""
+
+    def __init__(self, inner: Any, limit: int, name: str) -> None:
+        self.inner, self.limit, self.name_for_errors, self.seen = inner, limit, name, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        try:
+            data = self.inner.read(min(len(buffer), self.limit + 1 - self.seen) or 1)
+        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
+            raise TraceError(f"{self.name_for_errors}: cannot decompress ({exc})") from None
+        self.seen += len(data)
+        if self.seen > self.limit:
+            raise TraceError(f"{self.name_for_errors}: expands past {self.limit} bytes, the limit (max_bytes, "
+                             f"--max-bytes); refused, it may be a decompression bomb")
+        buffer[:len(data)] = data
+        return len(data)
+
+
+class _Rejoined(io.RawIOBase):
+    """The bytes already read from a stream (to look at them), then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: Any) -> None:
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.head:
+            data, self.head = self.head[:len(buffer)], self.head[len(buffer):]
+        else:
+            data = self.rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def _buffered(raw: io.RawIOBase) -> BinaryIO:
+    return io.BufferedReader(raw, buffer_size=1 << 16)
+
+
+def _zip_members(archive: zipfile.ZipFile, name: str, max_bytes: int) -> Iterator[Input]:
+    """The JSON members of an archive, in name order: an Inspect AI log's ``samples/`` only, else every ``.json``,
+    ``.jsonl`` or ``.ndjson`` member."""
+    infos = [info for info in archive.infolist() if not info.is_dir()]
+    samples = [info for info in infos if info.filename.startswith("samples/") and info.filename.endswith(".json")]
+    if not samples and any(info.filename in _INSPECT_HEADERS for info in infos):
+        raise TraceError(f"{name}: an Inspect AI log without samples/ members (cancelled before a sample was "
+                         f"written?); expected samples/<id>_epoch_<n>.json")
+    chosen = samples or [info for info in infos if info.filename.lower().endswith((".json", *JSONL_SUFFIXES))]
+    if not chosen:
+        found = ", ".join(info.filename for info in infos[:5]) or "no files"
+        raise TraceError(f"{name}: a zip archive without JSON or JSON Lines members (found {found})")
+    for info in sorted(chosen, key=lambda i: i.filename):
+        member = f"{name}[{info.filename}]"
+        if info.file_size > max_bytes:
+            raise TraceError(f"{member}: declares {info.file_size} bytes, more than the limit of {max_bytes} "
+                             f"(max_bytes, --max-bytes); refused")
+        try:
+            inner = archive.open(info)
+        except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as exc:
+            raise TraceError(f"{member}: cannot open the member ({exc})") from None
+        with inner:
+            yield Input(member, _buffered(_Limited(inner, max_bytes, member)), member=True)
+
+
+def _unpacked(name: str, handle: Any, max_bytes: int, seekable: bool) -> Iterator[Input]:
+    """``handle`` as one or more plain streams: itself, its gzip content, or its archive members."""
+    head = handle.read(2)
+    rejoined = _buffered(_Rejoined(head, handle))
+    if head == _GZIP_MAGIC:
+        yield Input(name, _buffered(_Limited(gzip.GzipFile(fileobj=rejoined), max_bytes, name)))
+    elif head == _ZIP_MAGIC:
+        if not seekable:
+            raise TraceError(f"{name}: a zip archive must be read from a file, not a pipe (it is indexed at its end)")
+        try:
+            archive = zipfile.ZipFile(handle)
+        except zipfile.BadZipFile as exc:
+            raise TraceError(f"{name}: starts like a zip archive but is not one ({exc})") from None
+        with archive:
+            yield from _zip_members(archive, name, max_bytes)
+    else:
+        yield Input(name, rejoined)
+
+
+def open_inputs(source: Any, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Input]:
+    """The plain streams inside ``source``: a path, ``"-"`` (standard input) or an open binary file.
+
+    A path is opened (and closed) here; a stream the caller passed is theirs to close.
+    """
+    require_int("max_bytes", max_bytes)
+    if source == "-":
+        source = sys.stdin.buffer
+    if hasattr(source, "read"):
+        name = getattr(source, "name", None)
+        name = name if isinstance(name, str) else "<stream>"
+        try:
+            seekable = bool(source.seekable())
+        except (AttributeError, OSError, ValueError):
+            seekable = False
+        yield from _unpacked(name, source, max_bytes, seekable)
+        return
+    path = os.fspath(source)
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise TraceError(f"{path}: cannot read the file ({exc.strerror})") from None
+    with handle:
+        yield from _unpacked(path, handle, max_bytes, seekable=True)
+
+
+# -- JSON or JSON Lines -------------------------------------------------------------------------------------------
+
+
+def _too_long(raw: bytes, limit: int) -> bool:
+    """A line read with ``readline(limit + 1)`` that stopped at the limit, not at its end."""
+    return len(raw) > limit and not raw.endswith(b"\n")
+
+
+def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tuple[bool, list]:
+    """Is it JSON Lines? Reads just enough lines to tell and returns them, so nothing needs rewinding.
+
+    A ``.jsonl`` name says yes (its lines are read up to ``max_record_bytes``); a first line starting with ``[`` says
+    no; a first line holding a whole JSON object says yes if another line follows; an object cut off at the end of
+    its first line is a pretty-printed document, and so is a first line longer than what a document parsed whole may
+    hold (a document written on one line, which is then read piece by piece: the first line is never held whole).
+    """
+    limit = max_record_bytes if source.jsonl_by_name else min(WHOLE_DOCUMENT_BYTES, max_record_bytes)
+    head: list = []
+    first = ""
+    while True:
+        raw = source.handle.readline(limit + 1)
+        if not raw:
+            break
+        head.append(raw)
+        start = _LEADING_SPACE.match(raw).end()
+        first = raw[start:start + 64].decode("utf-8", "replace").strip()  # enough to see how the line starts
+        if _too_long(raw, limit) and not source.jsonl_by_name:
+            if first.startswith(("[", "{")):
+                return False, head
+            break
+        if first:
+            break
+    if not first:  # the same for every suffix: no content at all is unusable, an empty list is not
+        raise TraceError(f"{source.name}: the file is empty; expected JSON or JSON Lines")
+    if source.jsonl_by_name:
+        return True, head
+    if first.startswith("["):
+        return False, head
+    if not first.startswith("{"):
+        raise TraceError(f"{source.name}: expected a JSON array, a JSON object or JSON Lines; "
+                         f"the file starts with {first[:20]!r}")
+    first = head[-1].decode("utf-8", "replace").lstrip("\ufeff").strip()  # the whole line (at most `limit`)
+    try:
+        json.loads(first)
+    except json.JSONDecodeError as exc:
+        # Cut off at the end of the line: the start of a document spread over several lines. Broken before the
+        # end: a bad first line, which the JSON Lines reader reports as FILE:1.
+        return exc.pos < len(first), head
+    except (ValueError, RecursionError):
+        pass  # a whole line Python cannot hold; the reader reports it where it is
+    while True:  # a whole object on the first line: JSON Lines if another line follows
+        raw = source.handle.readline(max_record_bytes + 1)
+        if not raw:
+            return False, head
+        head.append(raw)
+        if raw.strip():
+            return True, head
+
+
+def parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
+    """``json.loads`` whose every failure is a :class:`TraceError` at ``path:LINE`` (``lineno`` for one line of
+    JSON Lines, else the line inside the document)."""
+    tail = f"; {expected}" if expected else ""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TraceError(f"{path}:{lineno or exc.lineno}: invalid JSON ({exc.msg} at column {exc.colno}){tail}") \
+            from None
+    except RecursionError:
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: JSON nested too deeply{tail}") from None
+    except ValueError as exc:  # not a syntax error: an integer longer than Python converts (sys.get_int_max_str_digits)
+        limit = sys.get_int_max_str_digits()
+        found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+        if found and lineno is None:
+            lineno = text.count("\n", 0, found.start()) + 1
+        what = (f"a number with more than {limit} digits, more than Python reads" if found
+                else f"unreadable JSON ({exc})")
+        raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: {what}{tail}") from None
+
+
+def jsonl_value(raw: bytes, path: str, lineno: int, expected: str) -> Any:
+    """One line of JSON Lines, decoded and parsed, or a :class:`TraceError` at ``path:lineno``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{path}:{lineno}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if lineno == 1:
+        text = text.lstrip("\ufeff")
+    return parse_json(text, path, lineno, expected)
+
+
+def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(line number, raw line)`` for every line with content, the sniffed ``head`` first; ``None`` for a line
+    longer than ``limit``, whose rest is read past a bounded piece at a time."""
+    pending = iter(head)
+    lineno = 0
+    while True:
+        raw = next(pending, None) or handle.readline(limit + 1)
+        if not raw:
+            return
+        lineno += 1
+        if _too_long(raw, limit):
+            raw = None  # let it go before reading past the rest of the line, a small piece at a time
+            rest = handle.readline(_SKIP_BYTES)
+            while rest and not rest.endswith(b"\n"):
+                rest = handle.readline(_SKIP_BYTES)
+            yield lineno, None
+        elif raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
+            yield lineno, raw
+
+
+def _ends_mid_value(raw: bytes) -> bool:
+    """Does this line end in the middle of a JSON value (a record still being written), rather than being wrong?"""
+    text = raw.decode("utf-8", "replace").strip()
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Extra data"):
+            return False
+        return exc.pos >= len(text) - 1 or exc.msg.startswith("Unterminated string")
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+def json_lines(source: Input, head: list, max_record_bytes: int,
+               expected: Callable[[], str]) -> Iterator[tuple[str, Any]]:
+    """``(FILE:LINE, value)`` for every line of JSON Lines; a line that cannot be parsed gives a :class:`Damaged`
+    value instead, so the reader decides: the last line, when it has no newline and stops in the middle of a value,
+    is ``cut_off`` (a session still being written, or one that crashed). ``expected()`` says what a line should
+    hold, for the error (one message, or one run: the first line decides)."""
+    for lineno, raw in _raw_lines(head, source.handle, max_record_bytes):
+        where = f"{source.name}:{lineno}"
+        if raw is None:
+            yield where, Damaged(f"{where}: a line longer than {max_record_bytes} bytes (max_record_bytes, "
+                                 f"--max-record-bytes); not read, so that memory stays bounded")
+            continue
+        try:
+            yield where, jsonl_value(raw, source.name, lineno, expected())
+        except TraceError as exc:
+            # a line without its newline can only be the last one: readline stops early only at the end
+            yield where, Damaged(str(exc), cut_off=not raw.endswith(b"\n") and _ends_mid_value(raw))
+
+
+def read_document(source: Input, head: list, max_record_bytes: int) -> tuple[Any, JsonPieces | None]:
+    """The document of ``source``: parsed whole when it is small (``(document, None)``), else a cursor to read it
+    piece by piece (``(None, pieces)``)."""
+    data = b"".join(head)
+    whole = min(WHOLE_DOCUMENT_BYTES, max_record_bytes)
+    if len(data) <= whole:
+        data += source.handle.read(whole + 1 - len(data))
+    if len(data) <= whole:
+        return decode_document(data, source.name), None
+    return None, JsonPieces(source.handle, source.name, max_record_bytes, head=data)
+
+
+def decode_document(data: bytes, path: str) -> Any:
+    """A whole JSON document, decoded (UTF-8, a byte-order mark allowed) and parsed."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return parse_json(text, path)

@@ -1,0 +1,219 @@
+"""Replaying transcripts run by run: a :class:`RunReport` per run (the row a folder replay prints), for every run of
+every file and folder given, one at a time.
+
+Tool names: unless told otherwise, each run applies the tool-map preset of the format it is read as
+(:func:`loopkit.traces.tool_maps.preset_for`), and its report names the preset it used and the tools left unmapped."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from loopkit.core.detector import DetectorConfig, Outcome
+from loopkit.core.middleware import middleware_for
+
+from ..adapters import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_RECORD_BYTES,
+    TRANSCRIPT_SUFFIXES,
+    Batch,
+    Run,
+    TraceError,
+    iter_runs,
+)
+from ..tool_maps import DETECTED, ToolMap
+from .steps import Step, Tally, explain, replay_batches
+
+__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths", "files_to_replay",
+           "report_file"]
+
+
+@dataclass
+class RunReport:
+    """One run of one transcript, replayed: the row a directory replay prints, and the ``--json`` summary.
+
+    ``error`` is set (and the counts are what was read before it) when the run was unusable input. ``tool_map`` is
+    the preset the run's tool names were mapped with (None: none), ``only_tool`` the one tool every call used (None
+    when there were several, or none), ``frequency_decisions`` how often the frequency layer warned or stopped.
+    """
+
+    path: str
+    label: str = ""
+    source: str = ""  # the file the run came from, as given (a zip archive, where ``path`` names its member)
+    format: str | None = None
+    messages: int = 0
+    batches: int = 0
+    calls: int = 0
+    user_messages: int = 0
+    skipped: dict = field(default_factory=dict)
+    not_known: dict = field(default_factory=dict)
+    bad_records: int = 0
+    cut_off: str | None = None
+    outcome: Outcome = field(default_factory=lambda: Outcome("DeerFlow"))
+    replayed: int = 0
+    warnings: int = 0
+    stop: Step | None = None
+    why: str | None = None
+    tool_map: str | None = None
+    unmapped: tuple = ()
+    only_tool: str | None = None
+    frequency_decisions: int = 0
+    description: str = ""
+    error: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """2 unusable input, 1 the detector would have stopped the run, 0 otherwise."""
+        return 2 if self.error else 1 if self.stop else 0
+
+    @property
+    def name(self) -> str:
+        return f"{self.path} ({self.label})" if self.label else self.path
+
+    @property
+    def verdict(self) -> str:
+        """One word for the aggregate: ``unusable``, ``stopped_repeat`` (hash layer), ``stopped_budget``
+        (frequency layer), ``warned`` (and never stopped) or ``quiet``."""
+        if self.error:
+            return "unusable"
+        if self.stop is not None:
+            return "stopped_repeat" if self.stop.decision.layer == "hash" else "stopped_budget"
+        return "warned" if self.warnings else "quiet"
+
+    def summary(self) -> dict:
+        """The ``--json`` summary object."""
+        stop = self.stop
+        return {"file": self.path, "source": self.source or self.path, "run": self.label or None,
+                "format": self.format, "messages": self.messages,
+                "batches": self.batches, "calls": self.calls, "replayed": self.replayed,
+                "warnings": self.warnings, "first_warn_step": self.outcome.warn_step,
+                "stop_step": stop.step if stop else None, "stop_layer": stop.decision.layer if stop else None,
+                "stop_tool": stop.decision.tool if stop else None, "why": self.why, "verdict": self.verdict,
+                "user_messages": self.user_messages, "skipped": self.skipped, "not_known": self.not_known,
+                "bad_records": self.bad_records, "cut_off": self.cut_off, "tool_map": self.tool_map,
+                "unmapped": list(self.unmapped), "only_tool": self.only_tool, "error": self.error,
+                "exit_code": self.exit_code}
+
+
+def report_run(run: Run, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+               tool_map: ToolMap | None = None, on_step=None, with_state: bool = False) -> RunReport:
+    """Replay one run to the end of its records and report it; unusable input becomes the report's ``error``.
+
+    ``tool_map`` None applies the preset of the run's format (``ToolMap(None)``: no preset); the run gets a fresh
+    copy, settled once its format is known, so the counts are its own. ``on_step(step)``, if given, is called for
+    every replayed step as it happens (the command line prints or keeps them there); ``with_state`` keeps the
+    detector's state in each step (for a plot).
+    """
+    middleware = middleware_for(upstream, config)
+    tally = Tally()
+    choice = tool_map if tool_map is not None else ToolMap(DETECTED)
+    mapper: ToolMap | None = None
+
+    def mapped() -> Iterator[Batch]:  # the run's format is known by its first batch: the map is settled there
+        nonlocal mapper
+        for batch in run:
+            if mapper is None:
+                mapper = choice.for_run(run.format, run.path)
+            yield Batch(batch.step, batch.where, mapper.map_batch(batch.calls), batch.turn)
+
+    report = RunReport(run.path, run.label)
+    try:
+        for step in replay_batches(mapped(), middleware, tally=tally, with_state=with_state):
+            if on_step is not None:
+                on_step(step)
+    except TraceError as exc:
+        report.error = str(exc)
+    mapper = mapper or choice.for_run(run.format, run.path)
+    report.format, report.messages, report.batches, report.calls = run.format, run.messages, run.batches, run.calls
+    report.user_messages, report.skipped, report.not_known = run.turns, run.skipped, run.not_known
+    report.bad_records, report.cut_off = run.bad_records, run.cut_off
+    report.replayed, report.warnings, report.stop = tally.replayed, tally.warnings, tally.stop
+    report.outcome = tally.outcome()
+    report.why = explain(tally.stop.decision, middleware.config) if tally.stop else None
+    report.tool_map, report.unmapped = mapper.preset, tuple(sorted(map(str, mapper.unmapped)))
+    report.only_tool, report.frequency_decisions = tally.only_tool, tally.frequency_decisions
+    if report.error is None:
+        report.description = run.describe()
+    return report
+
+
+def transcript_files(folder: str | os.PathLike) -> list[str]:
+    """The transcript files below ``folder`` (by :data:`TRANSCRIPT_SUFFIXES`), sorted, hidden ones left out."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(os.path.join(root, f) for f in files
+                     if not f.startswith(".") and f.lower().endswith(TRANSCRIPT_SUFFIXES))
+    return sorted(found)
+
+
+def _matches(run: Run, select: Mapping[str, str]) -> bool:
+    return all(key in run.meta and str(run.meta[key]) == value for key, value in select.items())
+
+
+def report_paths(paths: Iterable[str], config: DetectorConfig | None = None, *, upstream: str = "pinned",
+                 format: str = "auto", max_bytes: int = DEFAULT_MAX_BYTES,
+                 max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES, skip_bad_records: bool = False,
+                 on_bad_record: Callable[[str], None] | None = None, select: Mapping[str, str] | None = None,
+                 run_number: int | None = None, tool_map: ToolMap | None = None, on_step=None,
+                 on_run=None, with_state: bool = False) -> Iterator[RunReport]:
+    """Replay every run of every file given (folders are searched for transcripts) and yield a report per run.
+
+    ``select`` keeps the runs whose metadata has every ``KEY=VALUE`` given; ``run_number`` keeps the N-th run of
+    each file (from 1). A file that cannot be read at all, or in which no run was selected, is one report with
+    its ``error``; the other files go on. ``on_run(run)`` is called before a run is replayed; ``"-"`` is
+    standard input. The reading options are :func:`loopkit.traces.adapters.iter_runs`'s.
+    """
+    select = dict(select or {})
+    reading = dict(max_bytes=max_bytes, max_record_bytes=max_record_bytes, skip_bad_records=skip_bad_records,
+                   on_bad_record=on_bad_record)
+    options = (config, upstream, format, reading, select, run_number, tool_map, on_step, on_run, with_state)
+    for item in files_to_replay(paths):
+        if isinstance(item, RunReport):
+            yield item
+        else:
+            yield from report_file(item, *options)
+
+
+def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
+    """The files ``paths`` name, folders searched, in order; a folder without transcripts is an error report."""
+    for given in paths:
+        files = transcript_files(given) if os.path.isdir(given) else [given]
+        if not files:
+            yield RunReport(str(given), error=f"{given}: a folder with no transcripts "
+                                              f"({', '.join(TRANSCRIPT_SUFFIXES)})")
+        yield from files
+
+
+def report_file(path, config, upstream, format, reading, select, run_number, tool_map, on_step, on_run,
+                with_state) -> Iterator[RunReport]:
+    """The reports of one file's runs (see :func:`report_paths`, which gives the arguments their meaning)."""
+    chosen = 0
+    try:
+        for run in iter_runs(path, format, **reading):
+            if (run_number is not None and run.index != run_number) or (select and not _matches(run, select)):
+                _drain(run)
+                continue
+            chosen += 1
+            if on_run is not None:
+                on_run(run)
+            report = report_run(run, config, upstream=upstream, tool_map=tool_map, on_step=on_step,
+                                with_state=with_state)
+            report.source = str(path)
+            yield report
+    except TraceError as exc:
+        yield RunReport(str(path), source=str(path), error=str(exc))
+        return
+    if chosen == 0 and (select or run_number is not None):
+        wanted = " ".join(f"{k}={v}" for k, v in select.items()) or f"run {run_number}"
+        yield RunReport(str(path), source=str(path), error=f"{path}: no run matches {wanted}")
+
+
+def _drain(run: Run) -> None:
+    """Read a run that is not replayed, so a streamed source can move on to the next one."""
+    try:
+        for _ in run:
+            pass
+    except TraceError:
+        pass  # an unselected run's errors are not the user's question

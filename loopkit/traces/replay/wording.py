@@ -1,0 +1,112 @@
+"""How a replay is told: locations, tool names safe to print, and the one-sentence verdict of a run."""
+
+from __future__ import annotations
+
+from loopkit.core.checks import clip
+from loopkit.core.language import tr
+
+from ..tool_maps import FORMAT_PRESETS, presets_naming
+from .reports import RunReport
+
+__all__ = ["short_where", "display_name", "call_names", "summary_line"]
+
+
+def short_where(where: str, path: str) -> str:
+    """A batch's location without the file name: ``"line 14"``, ``"message 3"``, ``"line 2, event 7"``.
+
+    >>> short_where("t.jsonl:14", "t.jsonl"), short_where("t.json: message index 3", "t.json")
+    ('line 14', 'message 3')
+    >>> short_where("out.jsonl:2: event index 7", "out.jsonl")
+    'line 2, event 7'
+    """
+    rest = where[len(path):] if where.startswith(path) else where
+    rest = rest.lstrip(":").strip().replace("message index", tr("message")).replace("event index", tr("event"))
+    line, sep, inner = rest.partition(": ")
+    if line.isdigit():
+        return tr("line {line}, {inner}", line=line, inner=inner) if sep else tr("line {line}", line=line)
+    return rest
+
+
+def display_name(name: str) -> str:
+    """A tool name safe to print: control, format (bidi), surrogate and other non-printable characters are
+    escaped as ``repr`` would escape them; printable text, non-ASCII too, is kept.
+
+    >>> print(display_name("read_file"), display_name("\\x1b[31mred"))
+    read_file \\x1b[31mred
+    """
+    text = str(name)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def call_names(calls: list) -> str:
+    """The tool names of a batch, ``"read_file x2, bash"``, escaped for display and cut to 48 characters."""
+    names: dict[str, int] = {}
+    for call in calls:
+        name = display_name(call["name"])
+        names[name] = names.get(name, 0) + 1
+    return clip(", ".join(name if n == 1 else f"{name} x{n}" for name, n in names.items()), 48)
+
+
+def _verdict(report: RunReport, upstream: str) -> str:
+    """One sentence: would DeerFlow have warned or stopped this run, when, and why (in the learner's language:
+    whole sentences are translated, never words glued together)."""
+    who = "DeerFlow" if upstream == "pinned" else tr("DeerFlow's later run-scoped contract")
+    n, first = report.warnings, report.outcome.warn_step
+    told = (tr("warned at step {step}", context="after would have", step=first) if n == 1
+            else tr("warned {count} times (first at step {step})", count=n, step=first))
+    stop = report.stop
+    if stop is None and n:
+        return tr("{who} would have {told} and never stopped.", who=who, told=told)
+    if stop is None:
+        return tr("{who} would neither have warned nor stopped.", who=who)
+    d = stop.decision
+    what = (tr("{layer} layer, '{tool}' count {count}", layer=d.layer, tool=display_name(d.tool), count=d.count)
+            if d.tool else tr("{layer} layer, count {count}", layer=d.layer, count=d.count))
+    stopped = (tr("{who} would have {told}, then stopped the run at step {step} ({what});", who=who, told=told,
+                  step=stop.step, what=what) if n
+               else tr("{who} would have stopped the run at step {step} ({what});", who=who, step=stop.step,
+                       what=what))
+    later = report.batches - stop.step
+    never = (tr("1 later batch would never have run.") if later == 1
+             else tr("{count} later batches would never have run.", count=later))
+    return f"{stopped} {never} " + tr("Why: {why}.", why=display_name(report.why))
+
+
+def _names_note(report: RunReport) -> str:
+    """Which names were replayed: the preset used and the tools it left, or why none was used."""
+    left = ", ".join(display_name(name) for name in report.unmapped)
+    if report.tool_map is not None:
+        used = tr("Tool names mapped to DeerFlow's by the {preset} preset.", preset=report.tool_map)
+        return f" {used}" + (" " + tr("Tools left unmapped: {tools}.", tools=left) if left else "")
+    if report.format in FORMAT_PRESETS:
+        return " " + tr("Tool names were replayed as {format} wrote them; --tool-map {format} maps its read, "
+                        "write, edit and shell tools to DeerFlow's.", format=FORMAT_PRESETS[report.format])
+    if not left:
+        return ""
+    note = " " + tr("Tools left unmapped: {tools}.", tools=left)
+    for preset in presets_naming(report.unmapped):
+        note += " " + tr("Those are {preset}'s tool names: --tool-map {preset} maps them to DeerFlow's.",
+                         preset=preset)
+    return note
+
+
+def _one_tool_note(report: RunReport) -> str:
+    """An agent with a single tool: every call it makes counts toward one frequency budget."""
+    if report.only_tool is None or not report.frequency_decisions:
+        return ""
+    tool = display_name(report.only_tool)
+    return " " + tr("This agent used one tool only ({tool}), so the frequency layer counts every call it made: a "
+                    "budget for the whole run, not a sign of repeats. Raise it with --override {tool}=WARN:HARD.",
+                    tool=tool)
+
+
+def summary_line(report: RunReport, upstream: str = "pinned") -> str:
+    """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls)."""
+    if not report.calls:
+        return report.description
+    turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)
+             if report.user_messages > 1 else "")
+    return (f"{report.description}. {_verdict(report, upstream)}{_one_tool_note(report)}{turns}"
+            f"{_names_note(report)}")
