@@ -1,7 +1,7 @@
 """Chapter 02's bucket_explorer: the plain render functions, then the view driven through its controls.
 
-The control names and types are a contract: a browser test drives `path` (a Text) and `lines` (an
-IntRangeSlider) and reads the key text out of the panel.
+The control names and types are a contract: a browser test drives `path` (a Text) and `lines` (a LineRange: the
+first and last line as two number boxes) and reads the key text out of the panel.
 """
 
 import re
@@ -11,7 +11,8 @@ import pytest
 from html_tables import read_view, text
 
 from loopkit.views import widgets
-from loopkit.views.widgets.buckets import LINE_MAX, bucket_meaning, bucket_span, number_line_svg, render_buckets
+from loopkit.views.widgets.buckets import (LINE_MAX, LineRange, bucket_meaning, bucket_span, number_line_svg,
+                                           render_buckets)
 
 
 @pytest.mark.parametrize(
@@ -84,8 +85,10 @@ def test_view_controls_contract():
     view = widgets.bucket_explorer()
     path, lines = view.controls["path"], view.controls["lines"]
     assert isinstance(path, W.Text) and path.value == "a.py"
-    assert isinstance(lines, W.IntRangeSlider)
-    assert lines.min == 1 and lines.max >= 1000 and lines.max == LINE_MAX and lines.value == (1, 199)
+    assert isinstance(lines, LineRange) and lines.value == (1, 199)
+    for box in (lines.first, lines.last):
+        assert isinstance(box, W.BoundedIntText) and (box.min, box.max) == (1, LINE_MAX) and LINE_MAX >= 1000
+    assert (lines.first.value, lines.last.value) == (1, 199)
     assert span(view) == ("a.py:0-0", 0, 0)
 
 
@@ -125,6 +128,8 @@ def test_in_spanish_the_panel_and_the_number_line_speak_spanish(spanish):
 def test_in_spanish_the_view_labels_its_controls(spanish):
     view = widgets.bucket_explorer()
     assert view.children[0].value == "<b>Intervalos de lectura de read_file: ¿qué lecturas cuentan como la misma?</b>"
-    assert [view.controls[name].description for name in ("path", "lines")] == ["ruta", "líneas"]
+    lines = view.controls["lines"]
+    assert [view.controls["path"].description, lines.first.description, lines.last.description] == [
+        "ruta", "primera línea", "última línea"]
     view.controls["lines"].value = (150, 201)
     assert span(view) == ("a.py:0-1", 0, 1) and "El rango empieza en el intervalo 0" in text(view.panel.value)

@@ -46,9 +46,9 @@ def shown(view):
     return read_view(view, render_eviction_race, outcome)
 
 
-def test_view_contract_script_textarea_and_maxsize_slider():
+def test_view_contract_script_textarea_and_maxsize_number_box():
     view = eviction_race()
-    assert isinstance(view.controls["script"], W.Textarea) and isinstance(view.controls["maxsize"], W.IntSlider)
+    assert isinstance(view.controls["script"], W.Textarea) and isinstance(view.controls["maxsize"], W.BoundedIntText)
     assert view.controls["script"].value == DEFAULT_SCRIPT and view.controls["maxsize"].value == 2
     assert shown(view)["LRUDict (LRU)"] == ("a d", "b c")
 

@@ -14,6 +14,17 @@ from loopkit.views.widgets.playground import playground_summary, render_playgrou
 DEFAULTS = dict(warn_threshold=3, hard_limit=5, window_size=20, tool_freq_warn=30, tool_freq_hard_limit=50)
 
 
+def alt_text(summary) -> str:
+    """The figure's alt text: what the timeline of the summary's replay shows, for its three most-called tools."""
+    import html
+
+    from loopkit.teaching.replay_table import tool_columns
+    from loopkit.views.plots.timelines import timeline_description
+
+    df = summary["table"]
+    return html.escape(timeline_description(df, DetectorConfig(**DEFAULTS), tool_columns(df)[:3]))
+
+
 def test_summary_under_defaults_and_changed_thresholds():
     s = playground_summary("cross_file_sweep", DetectorConfig())
     assert (s["first_warn"], s["first_stop"], s["detector"], s["label"], s["agrees"]) == (30, 50, "stop",
@@ -39,7 +50,7 @@ def test_the_panel_shows_the_verdict_the_decisions_and_a_figure():
                                 "First warn: step 3; first stop: step 5. The detector agrees. "
                                 "(frequency window: 50 calls)")
     assert tables(out) == [as_text(s["decisions"])]
-    assert out.count('<img alt="timeline of exact_repeat" src="data:image/png;base64,') == 1
+    assert out.count(f'<img alt="{alt_text(s)}" src="data:image/png;base64,') == 1
     out = render_playground("write_new_content", **DEFAULTS)
     assert "First warn: step never; first stop: step never." in text(out) and tables(out) == []
 
@@ -82,7 +93,9 @@ def test_in_spanish_the_panel_speaks_spanish_and_keeps_the_code_words(spanish):
                                 "Una persona lo etiqueta como loop. Primer aviso: paso 3; primera parada: paso 5. "
                                 "El detector coincide. (ventana de frecuencia: 50 llamadas)")
     assert tables(out)[0][0] == {"paso": "3", "acción": "warn", "capa": "hash", "herramienta": "", "recuento": "3"}
-    assert out.count('<img alt="línea de tiempo de exact_repeat" src="data:image/png;base64,') == 1
+    assert out.count(f'<img alt="{alt_text(playground_summary("exact_repeat", DetectorConfig(**DEFAULTS)))}" '
+                     'src="data:image/png;base64,') == 1
+    assert "Línea de tiempo de 8 lotes." in alt_text(playground_summary("exact_repeat", DetectorConfig(**DEFAULTS)))
     assert "Primer aviso: paso nunca; primera parada: paso nunca. El detector coincide." in text(
         render_playground("write_new_content", **DEFAULTS))
     assert "El detector no coincide." in text(render_playground("polling", **DEFAULTS))

@@ -57,7 +57,7 @@ def test_view_controls_drive_the_panel():
     def reading():
         return read_view(view, render_transcript, read_transcript)
 
-    assert isinstance(view.controls["path"], W.Dropdown) and isinstance(view.controls["warn"], W.IntSlider)
+    assert isinstance(view.controls["path"], W.Dropdown) and isinstance(view.controls["warn"], W.BoundedIntText)
     view.controls["path"].value = LOOP
     assert "stopped the run at step 11" in reading().summary
     view.controls["window"].value = 4  # a 4-batch window never holds three of the same batch

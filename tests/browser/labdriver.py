@@ -9,7 +9,7 @@ Two pieces, used by the fixtures in ``conftest.py``:
   clear the outputs, *Kernel > Restart Kernel and Run All Cells*, and wait for every code cell to finish.
 
 Selectors are JupyterLab 4's own class names (``.jp-Cell``, ``.jp-InputPrompt``, ``.jp-OutputArea-output``) and
-ipywidgets 8's (``.jupyter-widgets``, ``.noUi-handle``).
+ipywidgets 8's (``.jupyter-widgets``, ``.widget-text``).
 """
 
 from __future__ import annotations

@@ -5,10 +5,14 @@ from __future__ import annotations
 from loopkit.core.language import tr
 from loopkit.teaching.peers import disagrees
 
-__all__ = ["heatmap", "cell_text"]
+from .described import describe
+
+__all__ = ["heatmap", "cell_text", "heatmap_description"]
 
 #: Colours of the three outcomes: nothing, a warning (or feedback), a stop (or a block that waits for a human).
-OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#f4b942", "stop": "#d9534f"}
+#: Okabe and Ito's orange and vermillion, told apart with every common colour-vision deficiency; each cell also
+#: says its outcome in text (``w3 s5``), and black text on each keeps a contrast of at least 5:1.
+OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#e69f00", "stop": "#d55e00"}
 #: The default title, said in the learner's language when the figure is drawn.
 TITLE = "Which detector acts on which pattern?"
 
@@ -36,6 +40,21 @@ def _row_label(pattern: str, label) -> str:
         return pattern
     words = {"loop": tr("loop"), "progress": tr("progress")}
     return f"{pattern} ({words.get(label, label)})"
+
+
+def heatmap_description(df) -> str:
+    """What :func:`heatmap` draws, in words (the figure's alt text, in the learner's language): its size and the
+    cells that disagree with the human label."""
+    patterns, detectors = list(dict.fromkeys(df["pattern"])), list(dict.fromkeys(df["detector"]))
+    wrong = dict.fromkeys(detectors, 0)
+    for row in df.itertuples(index=False):
+        wrong[row.detector] += disagrees(None if _missing(row.label) else row.label, row.action)
+    size = tr("Grid of {patterns} patterns (rows) by {detectors} detectors (columns); each cell gives the batch where "
+              "the detector first warned (w) and stopped (s).", patterns=len(patterns), detectors=len(detectors))
+    if not any(wrong.values()):
+        return f"{size} {tr('Every detector agrees with the human label.')}"
+    counts = ", ".join(f"{detector} {count}" for detector, count in wrong.items())
+    return f"{size} {tr('Patterns where a detector disagrees with the human label: {counts}.', counts=counts)}"
 
 
 def heatmap(df, *, ax=None, title: str | None = TITLE):
@@ -87,4 +106,5 @@ def heatmap(df, *, ax=None, title: str | None = TITLE):
               title=tr("w = warn step, s = stop step"), title_fontsize=8)
     if title:
         ax.set_title(tr(TITLE) if title is TITLE else title)
+    describe(ax.figure, heatmap_description(df))
     return ax

@@ -7,9 +7,7 @@ directly, or set ``view.controls[name].value`` and read ``view.panel.value`` wit
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Callable, Mapping, Sequence
 
 import ipywidgets as W
@@ -51,14 +49,29 @@ class View(W.VBox):
 
 
 def figure_html(fig, *, alt: str) -> str:
-    """Embed a matplotlib figure in HTML as a PNG, and close it so figures do not pile up."""
+    """Embed a matplotlib figure in HTML as a PNG with its alt text (what the plot shows, for a reader who cannot
+    see it), and close it so figures do not pile up."""
     import matplotlib.pyplot as plt
 
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", bbox_inches="tight")
+    from ..plots.described import img_html
+
+    embedded = img_html(fig, alt=alt)
     plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/>'
+    return embedded
+
+
+def number_box(value: int, low: int, high: int, description: str, **options) -> W.BoundedIntText:
+    """A whole number from ``low`` to ``high``: typed, or stepped with the arrow keys or the box's arrows.
+
+    The views use this, not a slider: ipywidgets 8.1.9 draws a slider's handle as a ``role="slider"`` element that
+    its label does not name, so a screen reader announces a bare number (axe-core's ``aria-input-field-name``);
+    a number box is an ``<input>`` that its label names.
+
+    >>> box = number_box(3, 1, 10, "warn"); (box.value, box.min, box.max, box.description)
+    (3, 1, 10, 'warn')
+    """
+    options.setdefault("continuous_update", True)
+    return W.BoundedIntText(value=value, min=low, max=high, step=1, description=description, **options)
 
 
 def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:

@@ -11,12 +11,17 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
+import ipywidgets as W
+import traitlets
+
 from loopkit.core.keys import BUCKET_SIZE, read_bucket
 from loopkit.core.language import tr
 
-__all__ = ["LINE_MAX", "bucket_span", "number_line_svg", "render_buckets", "bucket_explorer"]
+from ._base import View, number_box
 
-#: The last line the slider and the number line show: five 200-line buckets.
+__all__ = ["LINE_MAX", "LineRange", "bucket_span", "number_line_svg", "render_buckets", "bucket_explorer"]
+
+#: The last line the line boxes and the number line show: five 200-line buckets.
 LINE_MAX = 1000
 
 _WIDTH, _LEFT, _TOP, _BAR = 600, 10, 24, 26
@@ -108,17 +113,41 @@ def render_buckets(path: str, lines: Sequence[int], *, bucket_size: int = BUCKET
     )
 
 
+class LineRange(W.HBox):
+    """A read's first and last line, two labelled number boxes (1..``LINE_MAX``); ``value`` is ``(first, last)``
+    as entered. A reversed range is a read too: the key sorts its two ends, as upstream does.
+
+    >>> lines = LineRange((1, 199)); lines.last.value = 201; lines.value
+    (1, 201)
+    >>> lines.value = (150, 250); (lines.first.value, lines.last.value)
+    (150, 250)
+    """
+
+    value = traitlets.Tuple(traitlets.Int(), traitlets.Int())
+
+    def __init__(self, value: tuple[int, int]) -> None:
+        self.first = number_box(value[0], 1, LINE_MAX, tr("first line"))
+        self.last = number_box(value[1], 1, LINE_MAX, tr("last line"))
+        super().__init__([self.first, self.last])
+        self.value = tuple(value)
+        self._copying = False  # set while a new value is copied into the boxes, which then report it back
+        for box in (self.first, self.last):
+            box.observe(self._from_boxes, names="value")
+        self.observe(self._to_boxes, names="value")
+
+    def _from_boxes(self, change) -> None:
+        if not self._copying:
+            self.value = (self.first.value, self.last.value)
+
+    def _to_boxes(self, change) -> None:
+        self._copying = True
+        try:
+            self.first.value, self.last.value = change["new"]
+        finally:
+            self._copying = False
+
+
 def bucket_explorer(path: str = "a.py", lines: tuple[int, int] = (1, 199)):
-    """A view with a path box and a line-range slider (1..1000) that shows the read bucket key live."""
-    import ipywidgets as W
-
-    from ._base import View
-
-    controls = {
-        "path": W.Text(value=path, description=tr("path")),
-        "lines": W.IntRangeSlider(
-            value=lines, min=1, max=LINE_MAX, step=1, description=tr("lines"), continuous_update=True,
-            layout=W.Layout(width="600px"),
-        ),
-    }
+    """A view with a path box and the read's first and last line (1..1000) that shows the read bucket key live."""
+    controls = {"path": W.Text(value=path, description=tr("path")), "lines": LineRange(lines)}
     return View(controls, render_buckets, title=tr("read_file buckets: which reads count as the same?"))

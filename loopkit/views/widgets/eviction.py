@@ -1,7 +1,7 @@
 """The eviction race (chapter 04): script operations and watch FIFO, LRU and cachetools' FIFO keep different keys.
 
 Controls: ``script`` (a Textarea with one operation per line or ``;``-separated: ``set KEY VALUE``, ``get KEY``,
-``del KEY``; see :mod:`loopkit.teaching.eviction_race`) and ``maxsize`` (an IntSlider). The panel shows, per policy, the keys
+``del KEY``; see :mod:`loopkit.teaching.eviction_race`) and ``maxsize`` (a number box). The panel shows, per policy, the keys
 left (next to evict first) and the keys evicted, then each policy's keys after every operation. A malformed
 operation shows a message naming its line and what was expected.
 """
@@ -13,7 +13,7 @@ import ipywidgets as W
 from loopkit.core.language import tr
 from loopkit.teaching.eviction_race import parse_script, run_script, step_rows
 
-from ._base import View, table_html
+from ._base import View, number_box, table_html
 
 __all__ = ["DEFAULT_SCRIPT", "eviction_race", "race_summary", "render_eviction_race"]
 
@@ -56,7 +56,7 @@ def render_eviction_race(script: str, maxsize: int) -> str:
 
 
 def eviction_race(script: str = DEFAULT_SCRIPT, maxsize: int = 2) -> View:
-    """An editable operation script and a slider for the size limit; the panel races the three policies."""
+    """An editable operation script and a number box for the size limit; the panel races the three policies."""
     controls = {
         "script": W.Textarea(
             value=script,
@@ -66,7 +66,7 @@ def eviction_race(script: str = DEFAULT_SCRIPT, maxsize: int = 2) -> View:
             layout=W.Layout(width="28em"),
         ),
         # "maxsize" is not translated: it names the argument of BoundedDict and LRUDict, a word of the code.
-        "maxsize": W.IntSlider(value=maxsize, min=1, max=6, description="maxsize"),
+        "maxsize": number_box(maxsize, 1, 6, "maxsize"),
     }
     view = View(controls, render_eviction_race, title=tr("Eviction race: FIFO vs LRU vs cachetools.FIFOCache"))
     view.add_class("loopkit-eviction-race")

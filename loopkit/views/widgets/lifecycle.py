@@ -12,7 +12,7 @@ from loopkit.teaching.agent_loop import PLACEMENTS, AgentLoop
 from loopkit.teaching.conversation import check_pairing, format_messages
 from loopkit.teaching.patterns import PATTERNS, get
 
-from ._base import View, table_html
+from ._base import View, number_box, table_html
 
 __all__ = ["lifecycle_state", "lifecycle_facts", "message_lines", "render_lifecycle", "lifecycle_stepper"]
 
@@ -88,7 +88,7 @@ def render_lifecycle(pattern: str, placement: str, step: int) -> str:
 
 
 def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_results") -> View:
-    """A pattern picker, a placement switch and a step slider over the simulated agent's message list."""
+    """A pattern picker, a placement switch and a step number over the simulated agent's message list."""
     import ipywidgets as W
 
     get(pattern)
@@ -97,7 +97,7 @@ def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_res
     style = {"description_width": "110px"}
     picker = W.Dropdown(options=list(PATTERNS), value=pattern, description=tr("pattern"), style=style)
     steps = lifecycle_state(pattern, placement, 0)["steps"]
-    slider = W.IntSlider(value=min(3, steps), min=0, max=steps, description=tr("model call"), style=style)
+    slider = number_box(min(3, steps), 0, steps, tr("model call"), style=style)
     controls = {
         "pattern": picker,
         "placement": W.ToggleButtons(options=list(PLACEMENTS), value=placement, description=tr("warning goes"),

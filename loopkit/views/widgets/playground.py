@@ -8,7 +8,7 @@ from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import tr
 from loopkit.teaching.patterns import PATTERNS, get
 
-from ._base import View, figure_html, table_html
+from ._base import View, figure_html, number_box, table_html
 
 __all__ = ["DECISIONS_SHOWN", "playground_summary", "render_playground", "detector_playground"]
 
@@ -42,6 +42,7 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
                       tool_freq_hard_limit: int) -> str:
     """The panel: a one-line verdict, the first decisions as a table, and the timeline figure (its prose in the
     learner's language; the pattern's name and label, and the decisions, are code words)."""
+    from ..plots.described import description
     from ..plots.timelines import timeline
 
     config = DetectorConfig(warn_threshold=warn_threshold, hard_limit=hard_limit, window_size=window_size,
@@ -56,11 +57,11 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
     verdict = f"<p><b>{html.escape(s['pattern'])}</b>: {story} {agreement} {window}</p>"
     hash_ax, _ = timeline(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]))
     return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + figure_html(
-        hash_ax.figure, alt=tr("timeline of {pattern}", pattern=s["pattern"]))
+        hash_ax.figure, alt=description(hash_ax.figure))
 
 
 def detector_playground(pattern: str = "exact_repeat") -> View:
-    """Sliders for the five thresholds (starting at upstream's defaults) and a pattern picker; every change replays
+    """Number boxes for the five thresholds (starting at upstream's defaults) and a pattern picker; every change replays
     the pattern and redraws the timeline."""
     import ipywidgets as W
 
@@ -71,7 +72,7 @@ def detector_playground(pattern: str = "exact_repeat") -> View:
     layout = W.Layout(width="460px")
 
     def slider(value, low, high, label):
-        return W.IntSlider(value=value, min=low, max=high, description=label, continuous_update=False,
+        return number_box(value, low, high, label, continuous_update=False,
                            style=style, layout=layout)
 
     controls = {

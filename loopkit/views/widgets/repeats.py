@@ -1,8 +1,8 @@
 """Chapter 00's repeat stepper: walk through an agent's turns and see which ones redo earlier work.
 
 A turn repeats earlier work when the fingerprint of its tool calls was already seen in an earlier turn of the run.
-Control: ``turn`` (an IntSlider, 1 to the number of turns). Buttons (``view.buttons``): ``back`` and ``next`` move
-the slider one turn. The panel shows the verdict for the current turn, the running count, and the turns so far,
+Control: ``turn`` (a number box, 1 to the number of turns). Buttons (``view.buttons``): ``back`` and ``next`` move
+the turn by one. The panel shows the verdict for the current turn, the running count, and the turns so far,
 in the learner's language (:func:`loopkit.core.language.tr`); the rows of :func:`repeat_steps` keep English keys.
 """
 
@@ -15,7 +15,7 @@ from loopkit.core.checks import require_int
 from loopkit.core.fingerprint import fingerprint
 from loopkit.core.language import tr
 
-from ._base import View, table_html
+from ._base import View, number_box, table_html
 
 __all__ = ["turns_so_far", "STUCK_TURNS", "repeat_steps", "render_repeats", "repeat_stepper"]
 
@@ -92,13 +92,13 @@ def render_repeats(turn: int, turns: Sequence = STUCK_TURNS) -> str:
 
 
 def repeat_stepper(turns: Sequence = STUCK_TURNS) -> View:
-    """A turn slider with Back and Next buttons over ``turns``; the panel says whether each turn repeats."""
+    """A turn number with Back and Next buttons over ``turns``; the panel says whether each turn repeats."""
     import ipywidgets as W
 
     count = len(repeat_steps(turns))
     if count == 0:
         raise ValueError("turns must hold at least one turn")
-    slider = W.IntSlider(value=1, min=1, max=count, description=tr("turn"))
+    slider = number_box(1, 1, count, tr("turn"))
     buttons = {"back": W.Button(description=tr("Back")), "next": W.Button(description=tr("Next"))}
     view = View({"turn": slider}, lambda turn: render_repeats(turn, turns),
                 title=tr("Step through the run: which turns redo earlier work?"), buttons=list(buttons.values()))

@@ -18,7 +18,7 @@ from loopkit.teaching.peers import PEERS
 from loopkit.traces.adapters import load_trace
 from loopkit.traces.replay import call_names, report_paths, short_where, summary_line
 
-from ._base import View, table_html
+from ._base import View, number_box, table_html
 
 __all__ = ["TranscriptReading", "transcript_files", "read_transcript", "render_transcript", "transcript_replay"]
 
@@ -85,16 +85,16 @@ def render_transcript(path: str, warn: int, hard: int, window: int) -> str:
 
 
 def transcript_replay(folder: str | pathlib.Path = "data", warn: int = 3, hard: int = 5, window: int = 20) -> View:
-    """A transcript picker and three threshold sliders; the panel replays the chosen transcript."""
+    """A transcript picker and three threshold number boxes; the panel replays the chosen transcript."""
     files = transcript_files(folder)
     if not files:
         raise ValueError(f"no .json or .jsonl transcripts in {str(folder)!r}")
     controls = {
         "path": W.Dropdown(options=[(pathlib.Path(f).name, f) for f in files], value=files[0],
                            description=tr("transcript"), layout=W.Layout(width="36em")),
-        "warn": W.IntSlider(value=warn, min=1, max=10, description=tr("warn")),
-        "hard": W.IntSlider(value=hard, min=1, max=15, description=tr("hard")),
-        "window": W.IntSlider(value=window, min=2, max=40, description=tr("window")),
+        "warn": number_box(warn, 1, 10, tr("warn")),
+        "hard": number_box(hard, 1, 15, tr("hard")),
+        "window": number_box(window, 2, 40, tr("window")),
     }
     view = View(controls, render_transcript, title=tr("Would DeerFlow have stopped this agent?"))
     view.add_class("loopkit-transcript-replay")

@@ -8,7 +8,7 @@ from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import tr
 from loopkit.teaching.versions import SCENARIOS, get, side_by_side
 
-from ._base import View, table_html
+from ._base import View, number_box, table_html
 
 __all__ = ["version_rows", "render_versions", "version_compare"]
 
@@ -43,7 +43,7 @@ def render_versions(scenario: str, warn_threshold: int, hard_limit: int, tool_fr
 
 
 def version_compare(scenario: str = "issue_5243") -> View:
-    """A scenario picker and four threshold sliders, starting at the scenario's own config."""
+    """A scenario picker and four threshold number boxes, starting at the scenario's own config."""
     import ipywidgets as W
 
     c = get(scenario).config
@@ -51,7 +51,7 @@ def version_compare(scenario: str = "issue_5243") -> View:
     layout = W.Layout(width="460px")
 
     def slider(value, high, label):
-        return W.IntSlider(value=value, min=1, max=high, description=label, continuous_update=False,
+        return number_box(value, 1, high, label, continuous_update=False,
                            style=style, layout=layout)
 
     controls = {
