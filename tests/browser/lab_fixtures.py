@@ -46,16 +46,26 @@ def lab_server(tmp_path_factory):
         server.stop()
 
 
+#: The one browser of the session. Each test module imports the fixture below, so pytest holds one session fixture
+#: per module; Playwright's sync API runs once per process, so the first module's browser serves the others too.
+_SESSION_BROWSER: list = []
+
+
 @pytest.fixture(scope="session")
 def chromium():
+    if _SESSION_BROWSER:
+        yield _SESSION_BROWSER[0]
+        return
     executable = chromium_executable()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, headless=True)
+        _SESSION_BROWSER.append(browser)
         try:
             yield browser
         finally:
+            _SESSION_BROWSER.clear()
             browser.close()
 
 
