@@ -123,3 +123,45 @@ def test_a_report_counts_unmapped_tools_per_run(tmp_path):
     first, second = (next(report_paths([str(path)], tool_map=tool_map)) for _ in range(2))
     assert first.unmapped == second.unmapped == ("Frob",)
     assert not tool_map.unmapped  # the caller's map is not used up by the replays
+
+
+# -- issue 26: the tool map's counts reach the report -----------------------------------------------------------------
+
+
+def test_a_report_holds_its_runs_mapped_counts_and_a_rule_that_never_applied(tmp_path):
+    reads = [chat("Read", {"file_path": f"{n}.py", "offset": 1, "limit": 2}) for n in range(3)]
+    path = write_jsonl(tmp_path / "t.jsonl", [*reads, chat("Bash", {"command": "ls"})])
+    [report] = report_paths([str(path)], tool_map=ToolMap("claude-code", rules=["Nope=bash"]))
+    assert report.mapped == {"Read -> read_file": 3, "Bash -> bash": 1}  # three Read lines and one Bash line above
+    assert report.map_problems == {"--map Nope=bash: never applied": 1}
+    [plain] = report_paths([str(path)], tool_map=ToolMap(None))
+    assert plain.mapped == {} and plain.map_problems == {}
+
+
+def test_replay_options_parse_each_name_once_at_the_door_with_todays_messages():
+    import dataclasses
+
+    from loopkit import RunScopedMiddleware
+    from loopkit.traces.adapters import get_format
+    from loopkit.traces.replay import ReplayOptions
+
+    options = ReplayOptions.from_names(upstream="run-scoped", format="codex", tool_map=None, select={"id": "7"})
+    assert options.upstream is RunScopedMiddleware and options.format is get_format("codex")
+    assert options.tool_map.preset == "detected" and options.select == (("id", "7"),)
+    assert ReplayOptions.from_names().format is None  # auto: detected per run
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.format = None
+    with pytest.raises(ValueError, match=r"format must be 'auto' or one of openai-chat, .*; got 'nope'"):
+        ReplayOptions.from_names(format="nope")
+    with pytest.raises(ValueError, match=r"upstream must be one of 'pinned', 'run-scoped', got 'later'"):
+        ReplayOptions.from_names(upstream="later")
+
+
+def test_a_replay_with_options_is_the_replay_with_names(tmp_path):
+    from loopkit.traces.replay import ReplayOptions, replay_paths
+
+    path = write_jsonl(tmp_path / "t.jsonl", [chat("bash", {"command": "pytest"})] * 6)
+    by_names = [r.summary() for r in report_paths([str(path)], DetectorConfig(warn_threshold=2), format="openai-chat")]
+    options = ReplayOptions.from_names(DetectorConfig(warn_threshold=2), format="openai-chat")
+    assert [r.summary() for r in replay_paths([str(path)], options)] == by_names
+    assert by_names[0]["first_warn_step"] == 2 and by_names[0]["stop_step"] == 5

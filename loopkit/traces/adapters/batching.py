@@ -58,12 +58,12 @@ def _has_calls(result: Any) -> bool:
 class Batcher:
     """Feeds records one at a time and emits batches; remembers the format it picked, where, and the counts."""
 
-    def __init__(self, fmt: str = "auto", *, hint: str | None = None, skip_bad_records: bool = False,
+    def __init__(self, fmt: Format | None = None, *, hint: str | None = None, skip_bad_records: bool = False,
                  on_bad_record: Callable[[str], None] | None = None) -> None:
-        self.requested = fmt
-        self.format: Format | None = None if fmt == "auto" else get_format(fmt)
+        self.requested = fmt  # None: detect it
+        self.format: Format | None = fmt
         self.tentative = False  # the format is only the file's name for itself, until a call says otherwise
-        if fmt == "auto" and hint is not None:
+        if fmt is None and hint is not None:
             self.format, self.tentative = get_format(hint), True
         self.overruled: str | None = None  # the format the file named, when its content said another
         self.picked_at: str | None = None
@@ -237,7 +237,7 @@ class Batcher:
             self.unread[shape] += 1
         if len(self.unread_places) < _SHAPES_KEPT:
             self.unread_places.append((where, shape))
-        if self.requested != "auto" and len(self.readers) < _SHAPES_KEPT:
+        if self.requested is not None and len(self.readers) < _SHAPES_KEPT:
             for fmt in AUTO:  # a named format read nothing here: which format would detection have picked?
                 try:
                     result = fmt.read_to_detect(record, where)

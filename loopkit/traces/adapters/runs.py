@@ -37,21 +37,14 @@ from typing import Any
 from loopkit.core.checks import require_int
 from loopkit.core.language import tr
 
-from .base import Batch, Damaged, TraceError, is_map
+from .base import Batch, Damaged, Format, TraceError, is_map
 from .batching import Batcher, place
 from .call_shapes import find_call_shape
 from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta, streamed_plans
-from .formats import AUTO, FORMATS, get_format
+from .formats import AUTO, FORMATS, format_named
 from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, json_lines, open_inputs, read_document, sniff
 
-__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadOptions", "Run", "iter_runs", "records_run", "check_format"]
-
-
-def check_format(fmt: Any) -> str:
-    """``fmt`` when it is ``"auto"`` or a format's name; ``ValueError`` naming the choices otherwise."""
-    if fmt != "auto":
-        get_format(fmt)  # raises ValueError naming the choices
-    return fmt
+__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadOptions", "Run", "iter_runs", "runs_in", "records_run"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +57,9 @@ class ReadOptions:
     skip_bad_records: bool = False
     on_bad_record: Callable[[str], None] | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        require_int("max_record_bytes", self.max_record_bytes)
+
 
 class Run:
     """One run's batch stream. Iterate it (once) for :class:`Batch` objects; then (or during) ``format``,
@@ -73,16 +69,16 @@ class Run:
     ``label`` a short name (``""`` for the only run of a file) and ``meta`` its identifying scalars.
     """
 
-    def __init__(self, path: str, plan: Plan, requested: str, *, index: int = 1, label: str = "",
+    def __init__(self, path: str, plan: Plan, chosen: Format | None, *, index: int = 1, label: str = "",
                  options: ReadOptions = ReadOptions()) -> None:
         self.path, self.index, self.label = path, index, label
         self.meta = plan.meta
         self._container = plan.container, plan.container_fields  # an English template and its fields
-        self.requested = requested
-        self.hint = plan.hint if requested == "auto" else None
+        self.requested = chosen.name if chosen is not None else "auto"
+        self.hint = plan.hint if chosen is None else None
         self._records = plan.records
         self._outside = plan.outside
-        self._batcher = Batcher(requested, hint=self.hint, skip_bad_records=options.skip_bad_records,
+        self._batcher = Batcher(chosen, hint=self.hint, skip_bad_records=options.skip_bad_records,
                                 on_bad_record=options.on_bad_record)
         self._started = False
         self.read_to_the_end = False  # every record was read (a document read piece by piece can go on after it)
@@ -97,7 +93,6 @@ class Run:
     skipped = property(lambda self: dict(self._batcher.skipped), doc="Records of the format that are not messages.")
     not_known = property(lambda self: dict(self._batcher.not_known),
                          doc="Records of kinds the format's reader does not know yet (skipped, by kind).")
-    unrecognised = property(lambda self: self._batcher.unread_total, doc="Records that no format read.")
     bad_records = property(lambda self: self._batcher.bad_records, doc="Records skipped because they could not be read.")
     cut_off = property(lambda self: self._batcher.cut_off, doc="Where the cut-off last line is, if there is one.")
     hinted = property(lambda self: self.hint is not None and self._batcher.overruled is None,
@@ -128,14 +123,14 @@ class Run:
         if batcher.skipped:
             found.insert(0, f"only {batcher.format.name} records that are not messages ({batcher.skipped_text()})")
         what = "; ".join(part for part in found if part)
-        if batcher.requested == "auto":
+        if batcher.requested is None:
             tried = ", ".join(fmt.name for fmt in AUTO)
             raise TraceError(f"{self._where()}: no record was read as a message of any format: {batcher.records} "
                              f"records ({what}); tried {tried}. If the file is in one of these formats, pick it with "
                              f"--format NAME (format=NAME) to see what does not fit; other formats are not supported")
-        others = ", ".join(name for name in FORMATS if name != batcher.requested)
+        others = ", ".join(name for name in FORMATS if name != self.requested)
         readers = batcher.readers_text()
-        raise TraceError(f"{self._where()}: no record was read as a {batcher.requested} message: {batcher.records} "
+        raise TraceError(f"{self._where()}: no record was read as a {self.requested} message: {batcher.records} "
                          f"records ({what}); pick another format with --format NAME (one of {others}) or --format "
                          f"auto{' (' + readers + ')' if readers else ''}")
 
@@ -267,7 +262,7 @@ def _label(meta: dict, index: int) -> str:
     return " ".join(shown) or f"run {index}"
 
 
-def _input_runs(source: Input, requested: str, first_index: int, options: ReadOptions) -> Iterator[Run]:
+def _input_runs(source: Input, requested: Format | None, first_index: int, options: ReadOptions) -> Iterator[Run]:
     """The runs of one plain stream."""
     jsonl, head = sniff(source, options.max_record_bytes)
     if not jsonl:
@@ -307,7 +302,7 @@ def _input_runs(source: Input, requested: str, first_index: int, options: ReadOp
         yield Run(source.name, plan, requested, index=index, label=_label(plan.meta, index), options=options)
 
 
-def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
+def iter_runs(source, format: str | Format | None = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
               max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES, skip_bad_records: bool = False,
               on_bad_record: Callable[[str], None] | None = None) -> Iterator[Run]:
     """The runs in ``source`` (a path, ``"-"`` or an open binary file), one at a time, in file order.
@@ -325,20 +320,25 @@ def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTE
     ...     [(run.index, run.label, run.meta) for run in iter_runs(path)]
     [(1, 'instance_id=a', {'instance_id': 'a'}), (2, 'instance_id=b', {'instance_id': 'b'})]
     """
-    require_int("max_record_bytes", max_record_bytes)
-    options = ReadOptions(max_bytes, max_record_bytes, bool(skip_bad_records), on_bad_record)
-    return _Runs(source, check_format(format), options)
+    return runs_in(source, format_named(format), ReadOptions(max_bytes, max_record_bytes, bool(skip_bad_records),
+                                                             on_bad_record))
+
+
+def runs_in(source, format: Format | None, reading: ReadOptions) -> Iterator[Run]:
+    """:func:`iter_runs` for a caller that parsed its options already: a :class:`Format` (``None``: detect it) and
+    the :class:`ReadOptions`."""
+    return _Runs(source, format, reading)
 
 
 class _Runs:
     """The iterator :func:`iter_runs` returns; every run it hands out holds it, so the source stays open while
     that run is read even if the caller dropped the iterator."""
 
-    def __init__(self, source: Any, requested: str, options: ReadOptions) -> None:
+    def __init__(self, source: Any, requested: Format | None, options: ReadOptions) -> None:
         self._runs = self._generate(source, requested, options)
 
     @staticmethod
-    def _generate(source: Any, requested: str, options: ReadOptions) -> Iterator[Run]:
+    def _generate(source: Any, requested: Format | None, options: ReadOptions) -> Iterator[Run]:
         index = 1
         for member in open_inputs(source, options.max_bytes):
             for run in _input_runs(member, requested, index, options):
@@ -354,6 +354,6 @@ class _Runs:
         return run
 
 
-def records_run(records: list, format: str = "auto", *, source: str = "messages") -> Run:
+def records_run(records: list, format: str | Format | None = "auto", *, source: str = "messages") -> Run:
     """A run over records already in memory, located as ``"<source>: message index N"``."""
-    return Run(source, Plan("a list", indexed(records, source)), check_format(format))
+    return Run(source, Plan("a list", indexed(records, source)), format_named(format))
