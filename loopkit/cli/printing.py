@@ -14,7 +14,7 @@ from typing import TextIO
 
 from loopkit.core.checks import clip
 from loopkit.core.detector import DetectorConfig
-from loopkit.traces.replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
+from loopkit.traces.replay import RunReport, ReplayedBatch, call_names, display_name, explain, short_where, summary_line
 
 __all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 
@@ -105,7 +105,7 @@ class Printer:
         self.detailed: bool | None = None if one_file else False
         self.reports: list[dict] = []
         self.tool_maps = _ToolMapTotals()
-        self.kept: list[Step] = []
+        self.kept: list[ReplayedBatch] = []
         self.runs = 0
         self.detail_table = self.run_table = None
         self.path = None
@@ -129,7 +129,7 @@ class Printer:
         self.detail_table = _Table(self.out, ("step", "at", "action", "layer", "count", "tool", "calls"),
                                    (5, 14, 6, 9, 5, 14, 0), right=("step", "count"))
 
-    def step(self, step: Step) -> None:
+    def step(self, step: ReplayedBatch) -> None:
         if not self.detailed:
             return
         if self.options.plot:

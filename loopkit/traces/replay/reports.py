@@ -23,7 +23,7 @@ from ..adapters import (
 )
 from ..tool_maps import ToolMap
 from .options import ReplayOptions
-from .steps import Step, Tally, explain, replay_batches
+from .steps import ReplayedBatch, Tally, explain, replay_batches
 
 __all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "replay_run", "transcript_files", "report_paths",
            "replay_paths", "files_to_replay", "report_file"]
@@ -56,7 +56,7 @@ class RunReport:
     outcome: Outcome = field(default_factory=lambda: Outcome("DeerFlow"))
     replayed: int = 0
     warnings: int = 0
-    stop: Step | None = None
+    stop: ReplayedBatch | None = None
     why: str | None = None
     tool_map: str | None = None
     unmapped: tuple = ()
