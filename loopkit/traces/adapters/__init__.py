@@ -22,7 +22,8 @@ The API::
     iter_runs(source, format="auto", *, max_bytes=DEFAULT_MAX_BYTES, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
               skip_bad_records=False, on_bad_record=None) -> Iterator[Run]
     Run: path, index, label, meta, requested, format, picked_at, container, messages, batches, calls, turns,
-         skipped, not_known, bad_records, cut_off; iterate for Batch; describe()
+         skipped, not_known, bad_records, cut_off (or all at once: counts, a frozen ReadCounts); iterate for
+         Batch; describe()
     runs_in(source, format: Format | None, reading: ReadOptions) -> Iterator[Run]   # options parsed already
     Batch(step, where, calls, turn)
     iter_trace(source, format="auto", *, max_bytes=...) -> TraceStream      # a file that holds one run
@@ -41,7 +42,7 @@ Example::
 from .base import Batch, Damaged, Format, Message, Skipped, TraceError
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
-from .runs import CONTAINER_KEYS, META_KEYS, ReadOptions, Run, iter_runs, runs_in
+from .runs import CONTAINER_KEYS, META_KEYS, ReadCounts, ReadOptions, Run, iter_runs, runs_in
 from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, TRANSCRIPT_SUFFIXES
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "Format",
     "Message",
     "Skipped",
+    "ReadCounts",
     "ReadOptions",
     "Run",
     "Trace",

@@ -29,7 +29,6 @@ reported, and the records before it are replayed. Any other record that cannot b
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,14 +36,15 @@ from typing import Any
 from loopkit.core.checks import require_int
 from loopkit.core.language import tr
 
-from .base import Batch, Damaged, Format, TraceError, is_map
-from .batching import Batcher, place
+from .base import Batch, Format, TraceError
+from .batching import Batcher, ReadCounts, place
 from .call_shapes import find_call_shape
-from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta, streamed_plans
+from .documents import CONTAINER_KEYS, META_KEYS, Plan, indexed
+from .finding import find_plans
 from .formats import AUTO, FORMATS, format_named
-from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, json_lines, open_inputs, read_document, sniff
+from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, open_inputs
 
-__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadOptions", "Run", "iter_runs", "runs_in", "records_run"]
+__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadCounts", "ReadOptions", "Run", "iter_runs", "runs_in", "records_run"]
 
 
 @dataclass(frozen=True)
@@ -83,18 +83,18 @@ class Run:
         self._started = False
         self.read_to_the_end = False  # every record was read (a document read piece by piece can go on after it)
 
-    format = property(lambda self: self._batcher.format.name if self._batcher.format else None,
-                      doc="The format read (None while no record settled it).")
+    counts = property(lambda self: self._batcher.counts, doc="What was read so far, as one :class:`ReadCounts`.")
+    format = property(lambda self: self.counts.format, doc="The format read (None while no record settled it).")
     picked_at = property(lambda self: self._batcher.picked_at, doc="Where auto-detection picked the format.")
-    messages = property(lambda self: self._batcher.messages, doc="Messages read so far.")
-    batches = property(lambda self: self._batcher.batches, doc="Batches emitted so far.")
-    calls = property(lambda self: self._batcher.calls, doc="Tool calls emitted so far.")
-    turns = property(lambda self: self._batcher.turn, doc="User prompts read so far (each is a new run upstream).")
-    skipped = property(lambda self: dict(self._batcher.skipped), doc="Records of the format that are not messages.")
-    not_known = property(lambda self: dict(self._batcher.not_known),
+    messages = property(lambda self: self.counts.messages, doc="Messages read so far.")
+    batches = property(lambda self: self.counts.batches, doc="Batches emitted so far.")
+    calls = property(lambda self: self.counts.calls, doc="Tool calls emitted so far.")
+    turns = property(lambda self: self.counts.turns, doc="User prompts read so far (each is a new run upstream).")
+    skipped = property(lambda self: self.counts.skipped, doc="Records of the format that are not messages.")
+    not_known = property(lambda self: self.counts.not_known,
                          doc="Records of kinds the format's reader does not know yet (skipped, by kind).")
-    bad_records = property(lambda self: self._batcher.bad_records, doc="Records skipped because they could not be read.")
-    cut_off = property(lambda self: self._batcher.cut_off, doc="Where the cut-off last line is, if there is one.")
+    bad_records = property(lambda self: self.counts.bad_records, doc="Records skipped because they could not be read.")
+    cut_off = property(lambda self: self.counts.cut_off, doc="Where the cut-off last line is, if there is one.")
     hinted = property(lambda self: self.hint is not None and self._batcher.overruled is None,
                       doc="Was the format named by the file itself (and did its content agree)?")
 
@@ -226,35 +226,6 @@ class Run:
         return tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)
 
 
-def _run_line(value: Any) -> str | None:
-    """The key of the history of a whole run stored on one line (OpenHands evaluation or resolver output), or None."""
-    if not is_map(value) or "role" in value or "type" in value:
-        return None
-    if any(k in value for k in META_KEYS) or is_map(value.get("issue")):
-        for key in ("history", "messages"):
-            if isinstance(value.get(key), list):
-                return key
-    return None
-
-
-def _container_line(value: Any) -> str | None:
-    """The container key of an object that holds a whole conversation rather than being one message."""
-    if is_map(value) and "role" not in value and "type" not in value:
-        for key in CONTAINER_KEYS:
-            if isinstance(value.get(key), (list, str)):
-                return key
-    return None
-
-
-def _message_lines(lines: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
-    for where, value in lines:
-        key = None if isinstance(value, Damaged) else _container_line(value)
-        if key:
-            value = Damaged(f"{where}: a whole conversation under {key!r} on one line; JSON Lines traces hold one "
-                            f"message per line (or one run per line, with an id such as 'instance_id')")
-        yield where, value
-
-
 def _label(meta: dict, index: int) -> str:
     """A run's short name: the identifying values it has (``instance_id=django-11099``), else its position."""
     names = ("instance_id", "issue", "id", "epoch", "thread_id", "checkpoint_id")
@@ -263,43 +234,13 @@ def _label(meta: dict, index: int) -> str:
 
 
 def _input_runs(source: Input, requested: Format | None, first_index: int, options: ReadOptions) -> Iterator[Run]:
-    """The runs of one plain stream."""
-    jsonl, head = sniff(source, options.max_record_bytes)
-    if not jsonl:
-        document, pieces = read_document(source, head, options.max_record_bytes)
-        plans = document_plans(document, source.name) if pieces is None else streamed_plans(pieces, source.name)
-        for k, plan in enumerate(plans):
-            label = _label(plan.meta, first_index + k) if plan.of_many or source.member else ""
-            run = Run(source.name, plan, requested, index=first_index + k, label=label, options=options)
-            yield run
-            if pieces is not None and not run.read_to_the_end:
-                return  # the reader stopped inside this run's part of the document: the rest cannot be found
-        return
-    expected = "expected one message object per line"
-    lines = json_lines(source, head, options.max_record_bytes, lambda: expected)  # reads `expected` when it fails
-    first = next(lines, None)
-    if first is None:
-        raise TraceError(f"{source.name}: the file is empty; expected JSON or JSON Lines")
-    key = _run_line(first[1])
-    if key is None:  # one run, one message per line, streamed
-        records = _message_lines(itertools.chain([first], lines))
-        yield Run(source.name, Plan("JSON Lines", records), requested, index=first_index, options=options)
-        return
-    expected = "expected one run object per line"
-    first_line = first[0].rsplit(":", 1)[1]
-    for index, (where, value) in enumerate(itertools.chain([first], lines), first_index):
-        lineno = int(where.rsplit(":", 1)[1])
-        if not isinstance(value, Damaged) and _run_line(value) != key:
-            value = Damaged(f"{where}: expected one run per line like line {first_line} (an object with an id and "
-                            f"a {key!r} list), got {type(value).__name__}")
-        if isinstance(value, Damaged):  # the run of this line: one record that the batcher refuses, skips or notes
-            plan = Plan("line {lineno} of JSON Lines runs", [(where, value)], container_fields={"lineno": lineno})
-            yield Run(source.name, plan, requested, index=index, label=f"line {lineno}", options=options)
-            continue
-        noun = "event index" if key == "history" else "message index"  # one run per line, one line in memory
-        plan = Plan("line {lineno} of JSON Lines runs", indexed(value[key], where, noun), run_meta(value),
-                    container_fields={"lineno": lineno})
-        yield Run(source.name, plan, requested, index=index, label=_label(plan.meta, index), options=options)
+    """The runs of one plain stream, one per plan :func:`~.finding.find_plans` finds, numbered from ``first_index``."""
+    for index, plan in enumerate(find_plans(source, options.max_record_bytes), first_index):
+        label = plan.label if plan.label is not None else _label(plan.meta, index) if plan.named else ""
+        run = Run(source.name, plan, requested, index=index, label=label, options=options)
+        yield run
+        if plan.streamed and not run.read_to_the_end:
+            return  # the reader stopped inside this run's part of the document: the rest cannot be found
 
 
 def iter_runs(source, format: str | Format | None = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,

@@ -148,9 +148,10 @@ def replay_run(run: Run, options: ReplayOptions, *, on_step=None, with_state: bo
 
 def _fill(report: RunReport, run: Run, tally: Tally, mapper: ToolMap, config: DetectorConfig) -> None:
     """What the run read, what the replay found and what the tool map did, into the report."""
-    report.format, report.messages, report.batches, report.calls = run.format, run.messages, run.batches, run.calls
-    report.user_messages, report.skipped, report.not_known = run.turns, run.skipped, run.not_known
-    report.bad_records, report.cut_off = run.bad_records, run.cut_off
+    read = run.counts
+    report.format, report.messages, report.batches, report.calls = read.format, read.messages, read.batches, read.calls
+    report.user_messages, report.skipped, report.not_known = read.turns, read.skipped, read.not_known
+    report.bad_records, report.cut_off = read.bad_records, read.cut_off
     report.replayed, report.warnings, report.stop = tally.replayed, tally.warnings, tally.stop
     report.outcome = tally.outcome()
     report.why = explain(tally.stop.decision, config) if tally.stop else None
