@@ -13,8 +13,9 @@ Formats (``format=`` / ``--format``), one small reader each, in a module of its 
 
 The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
 limit, and tells JSON from JSON Lines; :mod:`.json_pieces` reads a large document one value at a time;
-:mod:`.runs` finds the runs and their records; :mod:`.batching` reads records with a format and groups calls into
-batches; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
+:mod:`.finding` finds each run's records (JSON Lines, or a document through :mod:`.documents`); :mod:`.batching`
+reads records with a format, groups calls into batches and counts what it read (one :class:`ReadCounts`);
+:mod:`.runs` hands out the runs; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
 holds one run.
 
 The API::

@@ -14,7 +14,9 @@ describes itself. A run's ``meta`` holds a few scalars that identify it (``insta
 ``epoch``, a ``thread_id``...), so a caller can pick runs by ``KEY=VALUE``. JSON Lines are read one line at a time:
 a single-run stream and a one-run-per-line file both replay in steady memory.
 
-Where a JSON document keeps its runs is :mod:`loopkit.traces.adapters.documents`.
+The flow runs one way: :mod:`.sources` opens the source (and each archive member), :mod:`.finding` sniffs each
+stream and finds its runs' records (a JSON document's through :mod:`.documents`), and each :class:`Run` feeds its
+records to a :class:`~.batching.Batcher`, which yields the batches and keeps one :class:`ReadCounts` of what it read.
 
 No silent zero: a run whose records include none that the chosen (or detected) format reads as a message is an
 error that says what was found, which formats were tried and how to pick one; so is a run that read no call though
