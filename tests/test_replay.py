@@ -165,3 +165,19 @@ def test_a_replay_with_options_is_the_replay_with_names(tmp_path):
     options = ReplayOptions.from_names(DetectorConfig(warn_threshold=2), format="openai-chat")
     assert [r.summary() for r in replay_paths([str(path)], options)] == by_names
     assert by_names[0]["first_warn_step"] == 2 and by_names[0]["stop_step"] == 5
+
+
+def test_a_transcript_held_in_memory_is_replayed_and_named_by_its_stream(tmp_path):
+    import io
+
+    from loopkit.traces.replay import ReplayOptions
+    from loopkit.traces.replay.reports import report_file
+
+    path = write_jsonl(tmp_path / "t.jsonl", [chat("bash", {"command": "pytest"})] * 5)
+    stream = io.BytesIO(path.read_bytes())
+    stream.name = "upload.jsonl"
+    [in_memory] = report_file(stream, ReplayOptions.from_names())
+    [on_disk] = report_paths([str(path)])
+    assert (in_memory.path, in_memory.source) == ("upload.jsonl", "upload.jsonl")
+    assert {**in_memory.summary(), "file": "", "source": ""} == {**on_disk.summary(), "file": "", "source": ""}
+    assert in_memory.stop is not None and in_memory.stop.step == 5  # five identical batches: the hard limit

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from loopkit.core.detector import DetectorConfig, Outcome
 
@@ -219,10 +220,12 @@ def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
         yield from files
 
 
-def report_file(path: str, options: ReplayOptions, *, on_step=None, on_run=None,
+def report_file(path: str | os.PathLike | BinaryIO, options: ReplayOptions, *, on_step=None, on_run=None,
                 with_state: bool = False) -> Iterator[RunReport]:
-    """The reports of one file's runs: the runs ``options`` pick, each replayed (see :func:`report_paths`)."""
+    """The reports of one file's runs: the runs ``options`` pick, each replayed (see :func:`report_paths`).
+    ``path`` may also be an open binary stream (a transcript held in memory): its ``name`` names it."""
     chosen = 0
+    name = str(path) if isinstance(path, (str, os.PathLike)) else _stream_name(path)
     select, run_number = dict(options.select), options.run_number
     try:
         for run in runs_in(path, options.format, options.reading):
@@ -233,14 +236,20 @@ def report_file(path: str, options: ReplayOptions, *, on_step=None, on_run=None,
             if on_run is not None:
                 on_run(run)
             report = replay_run(run, options, on_step=on_step, with_state=with_state)
-            report.source = str(path)
+            report.source = name
             yield report
     except TraceError as exc:
-        yield RunReport(str(path), source=str(path), error=str(exc))
+        yield RunReport(name, source=name, error=str(exc))
         return
     if chosen == 0 and (select or run_number is not None):
         wanted = " ".join(f"{k}={v}" for k, v in select.items()) or f"run {run_number}"
-        yield RunReport(str(path), source=str(path), error=f"{path}: no run matches {wanted}")
+        yield RunReport(name, source=name, error=f"{name}: no run matches {wanted}")
+
+
+def _stream_name(stream) -> str:
+    """What a stream is called in reports: its ``name``, as the adapters name it (``"<stream>"`` without one)."""
+    name = getattr(stream, "name", None)
+    return name if isinstance(name, str) else "<stream>"
 
 
 def _drain(run: Run) -> None:
