@@ -17,11 +17,20 @@ thread: the pinned version keeps one budget per thread anyway, the run-scoped ve
 from __future__ import annotations
 
 from .options import ReplayOptions
-from .reports import TRANSCRIPT_SUFFIXES, RunReport, replay_paths, replay_run, report_paths, report_run, transcript_files
+from .reports import (
+    TRANSCRIPT_SUFFIXES,
+    RunReport,
+    replay_paths,
+    replay_run,
+    report_bytes,
+    report_paths,
+    report_run,
+    transcript_files,
+)
 from .steps import REPLAY_THREAD, ReplayedBatch, Tally, explain, replay_batches
 from .wording import call_names, display_name, short_where, summary_line
 
-__all__ = ["ReplayedBatch", "Tally", "RunReport", "ReplayOptions", "explain", "replay_batches", "report_run", "report_paths",
-           "replay_run", "replay_paths",
+__all__ = ["ReplayedBatch", "Tally", "RunReport", "ReplayOptions", "explain", "replay_batches", "report_run",
+           "report_paths", "report_bytes", "replay_run", "replay_paths",
            "transcript_files", "summary_line", "short_where", "call_names", "display_name", "TRANSCRIPT_SUFFIXES",
            "REPLAY_THREAD"]

@@ -6,6 +6,7 @@ Tool names: unless told otherwise, each run applies the tool-map preset of the f
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from .options import ReplayOptions
 from .steps import ReplayedBatch, Tally, explain, replay_batches
 
 __all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "replay_run", "transcript_files", "report_paths",
-           "replay_paths", "files_to_replay", "report_file"]
+           "report_bytes", "replay_paths", "files_to_replay", "report_file"]
 
 
 @dataclass
@@ -208,6 +209,21 @@ def replay_paths(paths: Iterable[str], options: ReplayOptions, *, on_step=None, 
             yield item
         else:
             yield from report_file(item, options, on_step=on_step, on_run=on_run, with_state=with_state)
+
+
+def report_bytes(data: bytes, name: str, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+                 max_bytes: int = DEFAULT_MAX_BYTES, tool_map: ToolMap | None = None, on_step=None,
+                 with_state: bool = False) -> Iterator[RunReport]:
+    """:func:`report_paths` for one file held in memory (a browser upload), read as if it were called ``name``: the
+    name says JSON Lines or not and locates every error, and nothing is written to disk.
+
+    >>> [report.verdict for report in report_bytes(b'{"role": "user", "content": "hi"}\\n', "chat.jsonl")]
+    ['quiet']
+    """
+    stream = io.BytesIO(data)
+    stream.name = name  # what the readers call the file (sources.open_inputs reads a stream's name)
+    options = ReplayOptions.from_names(config, upstream=upstream, max_bytes=max_bytes, tool_map=tool_map)
+    yield from report_file(stream, options, on_step=on_step, with_state=with_state)
 
 
 def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:

@@ -22,6 +22,7 @@ _EXPORTS = {
     "version_compare": "versions",  # chapter 07
     "deployment_advisor": "deployment",  # chapter 09
     "transcript_replay": "transcript",  # chapter 10
+    "transcript_upload": "upload",  # chapter 10
 }
 
 __all__ = sorted(_EXPORTS)
