@@ -37,14 +37,14 @@ import os
 import pathlib
 import re
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from loopkit.core.language import tr
 
 __all__ = ["ID_FILE", "MAX_FILE_BYTES", "ROOM_VARIABLE", "ExerciseCount", "Reading", "Record", "append", "count",
-           "format_table", "learner_id", "read_room", "record_answer", "room_folder"]
+           "format_table", "learner_id", "misconception_cell", "read_room", "record_answer", "room_folder"]
 
 #: The one setting: the shared folder's absolute path. Unset or empty, nothing is recorded.
 ROOM_VARIABLE = "LOOPKIT_ROOM"
@@ -289,17 +289,28 @@ def read_room(folder: pathlib.Path) -> Reading:
     return Reading(counts, len(learners), seen, tuple(problems))
 
 
-def format_table(reading: Reading) -> str:
-    """The counts as a plain-text table, one exercise a line, headed in the learner's language.
+def format_table(reading: Reading, describe: Callable[[str, str], str] | None = None) -> str:
+    """The counts as a plain-text table, one exercise a line, headed in the learner's language; ``describe(exercise,
+    label)``, when given, adds a few words after each misconception's label and learner count.
 
     >>> print(format_table(Reading((ExerciseCount("2.1", 3, 1, "m2", 2),), 3, 5, ())))
     exercise  answered  right  most common misconception
     2.1              3      1  m2 (2)
     """
     heads = (tr("exercise"), tr("answered"), tr("right"), tr("most common misconception"))
-    rows = [(c.exercise, str(c.answered), str(c.right), f"{c.misconception} ({c.misconception_learners})"
-             if c.misconception else "-") for c in reading.counts]
+    rows = [(c.exercise, str(c.answered), str(c.right), misconception_cell(c, describe)) for c in reading.counts]
     widths = [max(len(row[i]) for row in [heads, *rows]) for i in range(3)]
-    lines = [f"{heads[0]:<{widths[0]}}  {heads[1]:>{widths[1]}}  {heads[2]:>{widths[2]}}  {heads[3]}"]
-    lines += [f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]}" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  {row[3]}".rstrip()
+                     for row in [heads, *rows])
+
+
+def misconception_cell(count: ExerciseCount, describe: Callable[[str, str], str] | None = None) -> str:
+    """The table's last cell: ``"-"``, or the label and how many learners, then ``describe``'s words if given.
+
+    >>> misconception_cell(ExerciseCount("2.1", 3, 1, "m2", 2), lambda exercise, label: "399")
+    'm2 (2): 399'
+    """
+    if count.misconception is None:
+        return "-"
+    shown = f"{count.misconception} ({count.misconception_learners})"
+    return f"{shown}: {describe(count.exercise, count.misconception)}" if describe else shown
