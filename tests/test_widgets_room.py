@@ -89,3 +89,14 @@ def test_in_spanish_the_view_speaks_spanish(spanish):
 def test_a_damaged_line_is_named_in_the_summary(tmp_path, damage):
     (tmp_path / "00000000000000aa.jsonl").write_text(damage + "\n", encoding="utf-8")
     assert "Not counted: 00000000000000aa.jsonl:1:" in room_summary(tmp_path)
+
+
+def test_the_instructors_notebook_is_one_clean_run_over_the_sample():
+    """nbval compares its outputs (it lives under notebooks/, outside the chapters' own checks); this adds what
+    the chapters' hygiene test would: one top-to-bottom run, no error, and the sample room read."""
+    notebook = json.loads((SAMPLE.parent / "room.ipynb").read_text(encoding="utf-8"))
+    code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    assert [cell["execution_count"] for cell in code] == list(range(1, len(code) + 1))
+    assert not [o for cell in code for o in cell["outputs"] if o["output_type"] == "error"]
+    assert "".join(code[0]["outputs"][0]["text"]) == "reading sample-room\n"
+    assert "".join(code[1]["outputs"][0]["text"]) == room_summary(SAMPLE) + "\n"
