@@ -283,3 +283,12 @@ def test_the_table_lists_every_exercise_in_order(tmp_path):
     assert lines[0].split() == ["exercise", "answered", "right", "most", "common", "misconception"]
     assert lines[1].split() == ["0.1", "1", "1", "-"]
     assert lines[2].split()[:4] == ["2.1", "1", "0", "m1"]
+
+
+def test_a_new_file_is_readable_by_the_instructor_whatever_the_learners_umask(tmp_path):
+    before = os.umask(0o077)
+    try:
+        room.append(tmp_path, room.Record(A, "2.1", True, None, "2026-12-02T10:00:00Z"))
+    finally:
+        os.umask(before)
+    assert (tmp_path / f"{A}.jsonl").stat().st_mode & 0o777 == 0o644

@@ -147,10 +147,14 @@ def append(folder: pathlib.Path, record: Record) -> bool:
     when that file already holds :data:`MAX_FILE_BYTES`. Raises OSError when the folder cannot be written."""
     line = record.to_line().encode("ascii")
     # O_APPEND: the kernel moves to the end and writes in one step, so a learner's two kernels never overwrite
-    # each other's lines; 0o644 lets the instructor, who owns the folder, read every learner's file.
+    # each other's lines.
     fd = os.open(folder / f"{record.learner}.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        if os.fstat(fd).st_size + len(line) > MAX_FILE_BYTES:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            # The file is for the instructor, who owns the folder, to read: 0o644 whatever the learner's umask.
+            os.fchmod(fd, 0o644)
+        if size + len(line) > MAX_FILE_BYTES:
             return False
         written = os.write(fd, line)
         if written != len(line):
