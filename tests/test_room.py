@@ -292,3 +292,35 @@ def test_a_new_file_is_readable_by_the_instructor_whatever_the_learners_umask(tm
     finally:
         os.umask(before)
     assert (tmp_path / f"{A}.jsonl").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_folder_the_reader_may_not_list_is_an_error_not_an_empty_room(tmp_path, monkeypatch):
+    """As a learner sees the instructor's folder (mode 1733: writable, not listable). The tests run as root here,
+    who lists every folder, so the refusal is the one the operating system gives, raised for this folder."""
+    write(tmp_path, A, ("2.1", True, None))
+    real_iterdir = pathlib.Path.iterdir
+
+    def refusing(path):
+        if path == tmp_path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_iterdir(path)
+
+    monkeypatch.setattr(pathlib.Path, "iterdir", refusing)
+    with pytest.raises(PermissionError, match="cannot list the room's folder .* only its owner"):
+        room.read_room(tmp_path)
+
+
+def test_a_file_the_reader_may_not_open_is_named_and_the_rest_still_counts(tmp_path, monkeypatch):
+    write(tmp_path, A, ("2.1", True, None))
+    write(tmp_path, B, ("2.1", False, "m1"))
+    real_open = open
+
+    def refusing(path, *args, **kwargs):
+        if str(path).endswith(f"{B}.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", refusing)
+    reading = room.read_room(tmp_path)
+    assert reading.records == 1 and reading.counts[0].answered == 1
+    assert reading.problems == (f"{B}.jsonl: cannot be read (Permission denied)",)

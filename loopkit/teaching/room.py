@@ -254,8 +254,12 @@ def count(records: Iterable[Record]) -> tuple[ExerciseCount, ...]:
 def _records_in(path: pathlib.Path, problems: list[str]) -> Iterator[Record]:
     """The records of one learner's file, at most :data:`MAX_FILE_BYTES` of it; each unusable line goes to
     ``problems`` as ``FILE:LINE: why``."""
-    with open(path, "rb") as file:
-        data = file.read(MAX_FILE_BYTES + 1)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as why:  # a file its learner made unreadable: named, and the rest of the room still counts
+        problems.append(f"{path.name}: cannot be read ({why.strerror or why})")
+        return
     if len(data) > MAX_FILE_BYTES:
         problems.append(f"{path.name}: larger than {MAX_FILE_BYTES} bytes; only the first {MAX_FILE_BYTES} are read")
         data = data[:MAX_FILE_BYTES]
@@ -281,9 +285,16 @@ def read_room(folder: pathlib.Path) -> Reading:
     learners: set[str] = set()
     seen = 0
 
+    try:
+        # iterdir, not glob: glob answers an unlistable folder with no files, which would show an empty room
+        paths = sorted(path for path in folder.iterdir() if path.suffix == ".jsonl")
+    except PermissionError:
+        raise PermissionError(f"cannot list the room's folder {folder}: only its owner (the instructor, on a hub "
+                              "set up as docs/jupyterhub.md says) may") from None
+
     def every_record() -> Iterator[Record]:
         nonlocal seen
-        for path in sorted(folder.glob("*.jsonl")):
+        for path in paths:
             for record in _records_in(path, problems):
                 seen += 1
                 learners.add(record.learner)
