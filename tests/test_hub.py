@@ -21,7 +21,6 @@ the same deadline, so it never gives up on a server before the test does.
 
 from __future__ import annotations
 
-import collections
 import concurrent.futures
 import dataclasses
 import json
@@ -41,8 +40,8 @@ import pytest
 from hub.gitserver import GitHttpServer
 from hub.hubprocess import BROKEN_PREFIX, Hub, HubUnavailable
 from hub.learner import Learner, SpawnFailed
-
-from loopkit.teaching.exercises import Question, all_questions, ch00, ch05
+from hub.room_plan import (ROOM_NOTEBOOK, UNLISTED, answer_code, answers_of, expected_room, shown_rows, submitted,
+                            verdict_problem)
 
 pytestmark = pytest.mark.hub
 
@@ -60,53 +59,6 @@ NOTEBOOK_CONCURRENCY = 20  # every learner runs their chapters at the same momen
 SERVERS_AT_ONCE = len(LEARNERS) + 1  # and the broken learner's
 SERVER_READY_SECONDS = 60 + 15 * SERVERS_AT_ONCE
 SECOND_PULL_FILE = "workshop-notes.md"
-ROOM_NOTEBOOK = "loopkit/notebooks/instructor/room.ipynb"
-UNLISTED = "zebra-quartz-unlisted"  # a wrong answer that no exercise lists: wrong, with no known misconception
-
-
-@dataclasses.dataclass(frozen=True)
-class Answer:
-    """One answer a learner submits with ``check()``, and what the test expects of it: right or wrong, and the
-    label of the exercise's listed wrong answer it is (``m2``: the second one listed), if any."""
-
-    exercise: str
-    value: object
-    correct: bool
-    misconception: str | None
-
-
-def right(qid: str) -> Answer:
-    return Answer(qid, all_questions()[qid].solution_value, True, None)
-
-
-def slip(qid: str, position: int) -> Answer:
-    value, why = all_questions()[qid].misconceptions[position - 1]
-    assert why, f"{qid}: wrong answer {position} has no misconception"
-    return Answer(qid, value, False, f"m{position}")
-
-
-def unlisted(qid: str) -> Answer:
-    return Answer(qid, UNLISTED, False, None)
-
-
-def answers_of(number: int) -> dict[str, list[Answer]]:
-    """What learner ``number`` (0 to 19) answers below each chapter, in order: every fourth learner gives 0.1's
-    first listed slip, then the right answer; others a second slip, or the right answer at once; 0.2, 5.1 and
-    (for the first six learners only) 5.2 the same way, with a wrong answer no exercise lists for some."""
-    first = ([slip("0.1", 1), right("0.1")] if number % 4 == 0 else
-             [slip("0.1", 2)] if number % 4 == 1 else [right("0.1")])
-    first += ([unlisted("0.2")] if number % 5 == 0 else [slip("0.2", 2)] if number % 5 in (1, 2) else [right("0.2")])
-    fifth = [slip("5.1", 3)] if number % 3 == 0 else [slip("5.1", 1)] if number in (1, 4) else [right("5.1")]
-    if number < 6:
-        fifth.append(right("5.2") if number % 2 == 0 else slip("5.2", 2))
-    return {CHAPTERS[0]: first, CHAPTERS[1]: fifth}
-
-
-def answer_code(answer: Answer) -> str:
-    """The cell a learner types below the chapter: the answer, then the chapter's own ``qN.check``."""
-    module = {"0": ch00, "5": ch05}[answer.exercise.split(".")[0]]
-    name = next(n for n, v in vars(module).items() if isinstance(v, Question) and v.qid == answer.exercise)
-    return f"answer = {answer.value!r}\n{name}.check(answer)"
 
 
 def documented_link() -> str:
@@ -339,9 +291,9 @@ def run_chapters(shop: Workshop, name: str, gate: threading.Semaphore) -> list[s
                 if cell.status != "ok" or cell.errors:
                     problems.append(f"{name} {path} code cell {cell.index}: {cell.status} {cell.errors}")
             for answer, cell in zip(plan[path], cells[len(cells) - len(plan[path]):]):
-                verdict = "Correct!" if answer.correct else "Not yet"
-                if f"{verdict} (Exercise {answer.exercise})" not in cell.stdout or "Room view" in cell.stdout:
-                    problems.append(f"{name} answered {answer} and read: {cell.stdout!r}")
+                problem = verdict_problem(answer, cell.stdout)
+                if problem:
+                    problems.append(f"{name} {problem}")
             if path == CHAPTERS[0]:
                 setup = next(cell.stdout for cell in cells if "loopkit" in cell.stdout and "OK" in cell.stdout)
                 bad = [line for line in setup.splitlines() if not line.startswith("OK")]
@@ -365,31 +317,6 @@ def test_every_learner_runs_chapter_00_and_the_detector_chapter(workshop):
     assert set(workshop.peak_rss) == set(LEARNERS), "the memory of some learners' servers was never sampled"
 
 
-def expected_room() -> list[tuple]:
-    """What the room view must show, from what the learners submitted: per exercise, in order, the learners who
-    answered, those right at least once, the misconception the most learners gave (a tie: the first listed) and
-    how many gave it."""
-    answered, right_once = collections.defaultdict(set), collections.defaultdict(set)
-    slips = collections.defaultdict(lambda: collections.defaultdict(set))
-    for number, name in enumerate(LEARNERS):
-        for answers in answers_of(number).values():
-            for answer in answers:
-                answered[answer.exercise].add(name)
-                if answer.correct:
-                    right_once[answer.exercise].add(name)
-                if answer.misconception:
-                    slips[answer.exercise][answer.misconception].add(name)
-    rows = []
-    for exercise in sorted(answered, key=lambda qid: [int(part) for part in qid.split(".")]):
-        ranked = sorted(slips[exercise].items(), key=lambda item: (-len(item[1]), int(item[0][1:])))
-        top = ranked[0] if ranked else (None, set())
-        rows.append((exercise, len(answered[exercise]), len(right_once[exercise]), top[0], len(top[1])))
-    return rows
-
-
-ROOM_ROW = re.compile(r"^(\d+\.\d+) +(\d+) +(\d+) +(?:(m\d+) \((\d+)\).*|-)$", re.M)
-
-
 def test_the_instructors_room_view_counts_what_the_learners_answered(workshop):
     """The hub set LOOPKIT_ROOM for every learner; the instructor's notebook, run on a server of this hub, reads
     the room and shows per exercise exactly what the learners' checks submitted. No record holds an answer."""
@@ -400,10 +327,9 @@ def test_the_instructors_room_view_counts_what_the_learners_answered(workshop):
     assert all(cell.status == "ok" and not cell.errors for cell in cells), [c for c in cells if c.errors]
     assert cells[0].stdout == f"reading {workshop.hub.room}\n"
     summary = next(cell.stdout for cell in cells if " answers recorded." in cell.stdout)
-    submitted = sum(len(answers) for n in range(len(LEARNERS)) for answers in answers_of(n).values())
-    assert summary.splitlines()[0] == f"{len(LEARNERS)} learners, {submitted} answers recorded.", summary
-    shown = [(m[0], int(m[1]), int(m[2]), m[3] or None, int(m[4] or 0)) for m in ROOM_ROW.findall(summary)]
-    assert shown == expected_room(), summary
+    answers = submitted(len(LEARNERS))
+    assert summary.splitlines()[0] == f"{len(LEARNERS)} learners, {answers} answers recorded.", summary
+    assert shown_rows(summary) == expected_room(len(LEARNERS)), summary
     assert "Not counted" not in summary
     # One file per learner, named by the id kept in that learner's home; the answers' text is nowhere in them.
     ids = {(workshop.hub.folder / "home" / name / ".loopkit" / "room-id").read_text().strip() for name in LEARNERS}
@@ -411,7 +337,7 @@ def test_the_instructors_room_view_counts_what_the_learners_answered(workshop):
     assert sorted(path.name for path in files) == sorted(f"{learner_id}.jsonl" for learner_id in ids)
     text = "".join(path.read_text(encoding="utf-8") for path in files)
     assert UNLISTED not in text and "zebra" not in text and not any(name in text for name in LEARNERS)
-    workshop.facts["room_view"] = {"seconds": round(time.monotonic() - started, 1), "answers": submitted,
+    workshop.facts["room_view"] = {"seconds": round(time.monotonic() - started, 1), "answers": answers,
                                    "shown": summary.splitlines()}
 
 
