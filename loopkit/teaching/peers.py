@@ -21,7 +21,7 @@ from typing import Any
 
 from loopkit.core.batches import check_batches
 from loopkit.core.detector import DetectorConfig, Outcome
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import PinnedMiddleware
 from loopkit.core.normalize import display_json, normalize_args
 
@@ -154,8 +154,9 @@ class GeminiCLI(PeerModel):
     repo = "google-gemini/gemini-cli"
     commit = "022f913dc748df9dbc4d88c6555fe475606cb379"
     path = "packages/core/src/services/loopDetectionService.ts"
-    english_rule = ("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
-                    "the first in a prompt gets feedback, the second halts")
+    english_rule = (N_("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a "
+                       "detection: "
+                    "the first in a prompt gets feedback, the second halts"))
     threshold = 5
 
     def _start(self):
@@ -202,9 +203,9 @@ class OpenHands(PeerModel):
     repo = "OpenHands/OpenHands"
     commit = "331a1a43145f185f7596431e2a19668a0e0a6daa"
     path = "openhands/controller/stuck.py"
-    english_rule = ("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
+    english_rule = (N_("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
                     "messages have no observation between, or 2 pairs alternate over 6 steps; a command's "
-                    "observation is its exit code")
+                    "observation is its exit code"))
 
     def _start(self):
         return deque(maxlen=6)
@@ -263,7 +264,7 @@ class RooCode(PeerModel):
     repo = "RooCodeInc/Roo-Code"
     commit = "37479466bc615057ee1865c395d00a3b5e0569a2"
     path = "src/core/tools/ToolRepetitionDetector.ts"
-    english_rule = "blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user"
+    english_rule = N_("blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user")
     limit = 3
 
     def _start(self):
@@ -298,8 +299,8 @@ class Cline(PeerModel):
     repo = "cline/cline"
     commit = "60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8"
     path = "src/core/task/loop-detection.ts"
-    english_rule = ("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
-                    "the 3rd, an escalation at the 5th")
+    english_rule = (N_("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
+                    "the 3rd, an escalation at the 5th"))
     soft, hard = 3, 5
     ignored = ("task_progress",)
 
@@ -341,8 +342,8 @@ class OpenCode(PeerModel):
     repo = "sst/opencode"
     commit = "9c094ad5581ded82524853d0b1f0881ab8964a21"
     path = "packages/opencode/src/session/processor.ts"
-    english_rule = ("3 identical calls in a row within one model response (same tool, same JSON input, key order "
-                    "counts) ask a human")
+    english_rule = (N_("3 identical calls in a row within one model response (same tool, same JSON input, key order "
+                    "counts) ask a human"))
     threshold = 3
 
     def _start(self):
@@ -374,8 +375,8 @@ class DeerFlow(PeerModel):
     repo = "bytedance/deer-flow"
     commit = "f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be"
     path = "backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py"
-    english_rule = ("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times "
-                    "in 50 calls warns, 50 stops")
+    english_rule = (N_("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times "
+                    "in 50 calls warns, 50 stops"))
     note = "the workbook's model of DeerFlow's LoopDetectionMiddleware"
 
     def __init__(self, config: DetectorConfig | None = None) -> None:
