@@ -158,7 +158,8 @@ tr("shown", n=1, context="participle")
 ntr("{n} call", "{n} calls", n, kinds=k)
 LABELS = (N_("a label"), N_("warned", context="noun"))
 tr(variable)
-Question("1.1", "A title", kind="value", hint="A hint", wrong={"x": "Why x", "y": None}, solution_code="code")
+Question("1.1", "A title", kind="value", hint="A hint", wrong={"x": "Why x", "y": None}, solution_code="code",
+         responses={"x": "Say x"})
 equals(1, why="Because", item_reasons={"a": "A is in"})
 Case((1,), 2, "an idea")
 Wrong([1], "a misconception")
@@ -166,7 +167,7 @@ Wrong([1], "a misconception")
     assert [found[1:] for found in messages(source)] == [
         ("pgettext", ("participle", "shown")), ("ngettext", ("{n} call", "{n} calls")), ("gettext", "a label"),
         ("pgettext", ("noun", "warned")), ("gettext", "A title"), ("gettext", "A hint"), ("gettext", "Why x"),
-        ("gettext", "code"), ("gettext", "Because"), ("gettext", "A is in"), ("gettext", "an idea"),
+        ("gettext", "code"), ("gettext", "Say x"), ("gettext", "Because"), ("gettext", "A is in"), ("gettext", "an idea"),
         ("gettext", "a misconception")]
 
 

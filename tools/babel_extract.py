@@ -7,8 +7,9 @@ Babel's shape (``gettext``, ``ngettext``, ``pgettext``, ``npgettext``):
 * ``tr(text, context=...)`` and ``N_(text, context=...)`` (the marker for a text translated elsewhere): one message;
 * ``ntr(singular, plural, n, context=...)``: one plural message;
 * the exercise framework's texts (loopkit/teaching/exercises): a ``Question``'s title (its second argument), ``hint``,
-  ``solution_code`` and the misconceptions of ``wrong`` (a dict's values, or ``Wrong(answer, why)``); ``equals`` and
-  ``function_cases``'s ``why`` and ``item_reasons``; a ``Case``'s idea (its third argument).
+  ``solution_code``, the misconceptions of ``wrong`` (a dict's values, or ``Wrong(answer, why)``) and the instructor's
+  ``responses`` (a dict's values); ``equals`` and ``function_cases``'s ``why`` and ``item_reasons``; a ``Case``'s idea
+  (its third argument).
 
 Only literal strings are messages (implicit concatenation included); a text held in a variable is marked with ``N_``
 where it is written. Standard library only.
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 
 #: The exercise framework's constructors: the positions and keywords whose literal strings are messages.
 EXERCISE_TEXTS = {
-    "Question": ({1}, {"hint", "solution_code", "wrong"}),
+    "Question": ({1}, {"hint", "solution_code", "wrong", "responses"}),
     "Wrong": ({1}, {"why"}),
     "Case": ({2}, {"idea"}),
     "equals": (set(), {"why", "item_reasons"}),
