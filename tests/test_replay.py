@@ -2,6 +2,7 @@
 
 import json
 import pathlib
+from types import SimpleNamespace
 
 import pytest
 
@@ -18,6 +19,7 @@ from loopkit.traces.replay import (
     summary_line,
     transcript_files,
 )
+from loopkit.traces.replay.wording import _verdict
 from loopkit.traces.tool_maps import ToolMap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -55,8 +57,53 @@ def test_explain_and_the_verdict_speak_spanish_when_asked(spanish):
     assert short_where("t.jsonl:14", "t.jsonl") == "línea 14"
     summary = summary_line(next(report_paths([path])))
     assert "DeerFlow habría avisado 2 veces (la primera, en el paso 6) y después habría parado la ejecución " \
-           "en el paso 11 (capa hash, recuento 5); 9 lotes posteriores nunca se habrían ejecutado. Motivo: " \
+           "en el paso 11 (capa de hash, recuento 5); 9 lotes posteriores nunca se habrían ejecutado. Motivo: " \
            "capa de hash: el mismo lote 5 veces" in summary, summary
+
+
+def _fake_report(warnings, stop_layer):
+    """What the verdict reads from a run's report: its warnings, the stop (a layer, or None) and its batches."""
+    tool = "bash" if stop_layer == "frequency" else None
+    stop = None if stop_layer is None else SimpleNamespace(step=11, decision=Decision("stop", stop_layer, tool, 5))
+    return SimpleNamespace(warnings=warnings, outcome=SimpleNamespace(warn_step=6 if warnings else None), stop=stop,
+                           batches=20, why="the reason")
+
+
+VERDICT_CASES = [(upstream, warnings, layer) for upstream in ("pinned", "run-scoped") for warnings in (0, 1, 2)
+                 for layer in (None, "hash", "frequency")]
+
+
+@pytest.mark.parametrize("upstream, warnings, layer", VERDICT_CASES)
+def test_every_verdict_reads_as_before_in_english(upstream, warnings, layer):
+    """The verdict is written as whole sentences now; in English each one still reads as the sentence built from
+    its parts did (the wording every stored English output shows)."""
+    who = "DeerFlow" if upstream == "pinned" else "DeerFlow's later run-scoped contract"
+    told = {1: "warned at step 6", 2: "warned 2 times (first at step 6)"}.get(warnings)
+    what = {"hash": "hash layer, count 5", "frequency": "frequency layer, 'bash' count 5"}.get(layer)
+    if layer is None:
+        expected = f"{who} would have {told} and never stopped." if told else f"{who} would neither have warned nor " \
+            "stopped."
+    else:
+        first = (f"{who} would have {told}, then stopped the run at step 11 ({what});" if told
+                 else f"{who} would have stopped the run at step 11 ({what});")
+        expected = f"{first} 9 later batches would never have run. Why: the reason."
+    assert _verdict(_fake_report(warnings, layer), upstream) == expected
+
+
+@pytest.mark.parametrize("upstream, warnings, layer", VERDICT_CASES)
+def test_every_spanish_verdict_is_one_sentence_with_the_glossary_terms(upstream, warnings, layer, spanish):
+    """Translated whole: a capital letter where the sentence starts (the run-scoped contract's verdict began in lower
+    case when glued), and "capa de hash" / "capa de frecuencia" as the glossary says (the glued verdict said "capa
+    hash" and "capa frequency")."""
+    verdict = _verdict(_fake_report(warnings, layer), upstream)
+    assert verdict[0].isupper(), verdict
+    assert "layer" not in verdict and "capa hash" not in verdict and "frequency" not in verdict, verdict
+    if layer is not None:
+        assert {"hash": "(capa de hash, recuento 5);",
+                "frequency": "(capa de frecuencia, 'bash' con recuento 5);"}[layer] in verdict, verdict
+        assert "9 lotes posteriores nunca se habrían ejecutado. Motivo: the reason." in verdict, verdict
+    if warnings == 2:
+        assert "avisado 2 veces (la primera, en el paso 6)" in verdict, verdict
 
 
 def test_outcome_is_the_one_verdict_vocabulary():

@@ -28,7 +28,7 @@ from typing import Any
 from loopkit.core.batches import check_batches
 from loopkit.core.checks import require_int
 from loopkit.core.detector import Decision
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from loopkit.core.normalize import display_json, normalize_args
 
@@ -45,10 +45,10 @@ WARNING_NAME = "loop_warning"
 
 #: What the scripted model says when its script is exhausted (in the learner's language, like the outcomes of a
 #: step; the warning and stop texts are the middleware's and stay as it writes them).
-FINAL_ANSWER = "Here is my answer, based on what the tools returned."
+FINAL_ANSWER = N_("Here is my answer, based on what the tools returned.")
 
 #: The user's message that opens a run when the caller gives no ``task``.
-DEFAULT_TASK = "Please fix the failing test."
+DEFAULT_TASK = N_("Please fix the failing test.")
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from loopkit.core.bounded import BoundedDict, LRUDict
 from loopkit.core.checks import require_int
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 __all__ = ["POLICIES", "Op", "PolicyRun", "PolicyState", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
 
@@ -154,9 +154,9 @@ class _CachetoolsFIFOPlayer(_Player):
 
 #: policy name -> player class; the names are the row labels of every comparison.
 POLICIES: dict[str, Callable[[int], _Player]] = {
-    "BoundedDict (FIFO)": _FIFOPlayer,
-    "LRUDict (LRU)": _LRUPlayer,
-    "cachetools.FIFOCache": _CachetoolsFIFOPlayer,
+    N_("BoundedDict (FIFO)"): _FIFOPlayer,
+    N_("LRUDict (LRU)"): _LRUPlayer,
+    N_("cachetools.FIFOCache"): _CachetoolsFIFOPlayer,
 }
 
 
@@ -231,7 +231,7 @@ def race_table(script: str | Sequence[Op], maxsize: int):
 
     runs = run_script(script, maxsize)
     rows = {
-        name: {"keys, next to evict first": _keys_text(run.keys), "evicted": _keys_text(run.evicted_keys)}
+        name: {N_("keys, next to evict first"): _keys_text(run.keys), N_("evicted"): _keys_text(run.evicted_keys)}
         for name, run in runs.items()
     }
     frame = pd.DataFrame.from_dict(rows, orient="index")
@@ -247,7 +247,7 @@ def step_rows(script: str | Sequence[Op], maxsize: int) -> list[dict]:
     steps_by_policy = {name: run.steps for name, run in run_script(ops, maxsize).items()}
     rows = []
     for i, op in enumerate(ops):
-        row = {"#": i + 1, "operation": str(op)}
+        row = {N_("#"): i + 1, N_("operation"): str(op)}
         for name, steps in steps_by_policy.items():
             step = steps[i]
             text = _keys_text(step.keys)

@@ -12,10 +12,10 @@ import pathlib
 import sys
 from importlib import metadata
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 MINIMUM_PYTHON = (3, 11)
-FIX = "run `make lab` again on your machine, or relaunch Binder"
+FIX = N_("run `make lab` again on your machine, or relaunch Binder")
 
 
 def find_requirements(start: pathlib.Path | None = None) -> pathlib.Path | None:

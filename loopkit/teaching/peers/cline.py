@@ -1,6 +1,7 @@
 """Cline's repeated tool call check, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
+from loopkit.core.language import N_
 
 from collections.abc import Mapping
 
@@ -27,8 +28,8 @@ class Cline(PeerModel):
     repo = "cline/cline"
     commit = "60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8"
     path = "src/core/task/loop-detection.ts"
-    english_rule = ("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
-                    "the 3rd, an escalation at the 5th")
+    english_rule = N_("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
+                      "the 3rd, an escalation at the 5th")
     soft, hard = 3, 5
     ignored = ("task_progress",)
 

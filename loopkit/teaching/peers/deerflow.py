@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from loopkit.core.detector import DetectorConfig
 from loopkit.core.middleware import PinnedMiddleware
+from loopkit.core.language import N_
 
 from .model import PeerModel, is_message
 
@@ -26,8 +27,8 @@ class DeerFlow(PeerModel):
     repo = "bytedance/deer-flow"
     commit = "f1f4af99bbf1cffb83a80744bf6e4a44ee8f24be"
     path = "backend/packages/harness/deerflow/agents/middlewares/loop_detection_middleware.py"
-    english_rule = ("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times "
-                    "in 50 calls warns, 50 stops")
+    english_rule = N_("the same order-free batch fingerprint 3 times in 20 batches warns, 5 stops; one tool 30 times "
+                      "in 50 calls warns, 50 stops")
     note = "the workbook's model of DeerFlow's LoopDetectionMiddleware"
 
     def __init__(self, config: DetectorConfig | None = None) -> None:

@@ -1,6 +1,7 @@
 """Gemini CLI's loop detection, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
+from loopkit.core.language import N_
 
 import hashlib
 
@@ -35,8 +36,8 @@ class GeminiCLI(PeerModel):
     repo = "google-gemini/gemini-cli"
     commit = "022f913dc748df9dbc4d88c6555fe475606cb379"
     path = "packages/core/src/services/loopDetectionService.ts"
-    english_rule = ("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
-                    "the first in a prompt gets feedback, the second halts")
+    english_rule = N_("the 5th identical call in a row (SHA-256 of name + JSON args, key order counts) is a detection: "
+                      "the first in a prompt gets feedback, the second halts")
     threshold = 5
 
     def _start(self):

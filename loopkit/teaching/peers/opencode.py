@@ -1,6 +1,7 @@
 """OpenCode's doom-loop check, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
+from loopkit.core.language import N_
 
 from collections import deque
 
@@ -30,8 +31,8 @@ class OpenCode(PeerModel):
     repo = "sst/opencode"
     commit = "9c094ad5581ded82524853d0b1f0881ab8964a21"
     path = "packages/opencode/src/session/processor.ts"
-    english_rule = ("3 identical calls in a row within one model response (same tool, same JSON input, key order "
-                    "counts) ask a human")
+    english_rule = N_("3 identical calls in a row within one model response (same tool, same JSON input, key order "
+                      "counts) ask a human")
     threshold = 3
 
     def _start(self):

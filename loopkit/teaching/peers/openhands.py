@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from loopkit.core.normalize import display_json
+from loopkit.core.language import N_
 
 from .model import PeerModel, is_message, sorted_key
 
@@ -35,9 +36,9 @@ class OpenHands(PeerModel):
     repo = "OpenHands/OpenHands"
     commit = "331a1a43145f185f7596431e2a19668a0e0a6daa"
     path = "openhands/controller/stuck.py"
-    english_rule = ("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
-                    "messages have no observation between, or 2 pairs alternate over 6 steps; a command's "
-                    "observation is its exit code")
+    english_rule = N_("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
+                      "messages have no observation between, or 2 pairs alternate over 6 steps; a command's "
+                      "observation is its exit code")
 
     def _start(self):
         return deque(maxlen=6)

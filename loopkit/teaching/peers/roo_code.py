@@ -1,6 +1,7 @@
 """Roo Code's tool repetition detector, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
+from loopkit.core.language import N_
 
 
 from .model import PeerModel, is_message, sorted_key
@@ -27,7 +28,7 @@ class RooCode(PeerModel):
     repo = "RooCodeInc/Roo-Code"
     commit = "37479466bc615057ee1865c395d00a3b5e0569a2"
     path = "src/core/tools/ToolRepetitionDetector.ts"
-    english_rule = "blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user"
+    english_rule = N_("blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user")
     limit = 3
 
     def _start(self):

@@ -17,6 +17,8 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+from loopkit.core.language import N_
+
 from .base import Damaged, TraceError, is_map
 from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta, streamed_plans
 from .sources import Input, json_lines, read_document, sniff
@@ -47,7 +49,7 @@ def _jsonl_plans(source: Input, head: list, max_record_bytes: int) -> Iterator[P
         raise TraceError(f"{source.name}: the file is empty; expected JSON or JSON Lines")
     key = _run_line(first[1])
     if key is None:  # one run, one message per line, streamed
-        yield Plan("JSON Lines", _message_lines(itertools.chain([first], lines)))
+        yield Plan(N_("JSON Lines"), _message_lines(itertools.chain([first], lines)))
         return
     expected = "expected one run object per line"
     first_line = first[0].rsplit(":", 1)[1]
@@ -57,7 +59,7 @@ def _jsonl_plans(source: Input, head: list, max_record_bytes: int) -> Iterator[P
             value = Damaged(f"{where}: expected one run per line like line {first_line} (an object with an id and "
                             f"a {key!r} list), got {type(value).__name__}")
         if isinstance(value, Damaged):  # the run of this line: one record that the batcher refuses, skips or notes
-            yield Plan("line {lineno} of JSON Lines runs", [(where, value)], container_fields={"lineno": lineno},
+            yield Plan(N_("line {lineno} of JSON Lines runs"), [(where, value)], container_fields={"lineno": lineno},
                        label=f"line {lineno}")
             continue
         noun = "event index" if key == "history" else "message index"  # one run per line, one line in memory

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loopkit.core.checks import require_int
-from loopkit.core.language import tr
+from loopkit.core.language import N_, ntr, tr
 
 from .base import Batch, Format, TraceError
 from .batching import Batcher, ReadCounts, place
@@ -189,43 +189,35 @@ class Run:
         parts = []
         if batcher.skipped:
             n, kinds = sum(batcher.skipped.values()), batcher.skipped_text()
-            if n == 1:
-                parts.append(tr("skipped 1 other record ({kinds})", kinds=kinds))
-            else:
-                parts.append(tr("skipped {n} other records ({kinds})", n=n, kinds=kinds))
+            parts.append(ntr("skipped {n} other record ({kinds})", "skipped {n} other records ({kinds})", n,
+                             kinds=kinds))
         if batcher.not_known:
             n, kinds = sum(batcher.not_known.values()), batcher.not_known_text()
-            if n == 1:
-                parts.append(tr("skipped 1 record of a kind not known yet ({kinds})", kinds=kinds))
-            else:
-                parts.append(tr("skipped {n} records of kinds not known yet ({kinds})", n=n, kinds=kinds))
+            parts.append(ntr("skipped {n} record of a kind not known yet ({kinds})",
+                             "skipped {n} records of kinds not known yet ({kinds})", n, kinds=kinds))
         if batcher.unread_total:
             parts.append(self._unread_text())
         if batcher.bad_records:
-            n = batcher.bad_records
-            parts.append(tr("skipped 1 bad record (--skip-bad-records)") if n == 1
-                         else tr("skipped {n} bad records (--skip-bad-records)", n=n))
+            parts.append(ntr("skipped {n} bad record (--skip-bad-records)",
+                             "skipped {n} bad records (--skip-bad-records)", batcher.bad_records))
         if batcher.cut_off:
             parts.append(tr("the last line ({where}) is cut off, so it was not read", where=place(batcher.cut_off)))
         if not self.calls and batcher.fenced_messages:
-            n = batcher.fenced_messages
-            parts.append(tr("1 assistant message holds a ```bash fence, which mini-swe-agent 1.x runs as a "
-                            "command: --format mini-swe-agent reads it as a call") if n == 1 else
-                         tr("{n} assistant messages hold a ```bash fence, which mini-swe-agent 1.x runs as a "
-                            "command: --format mini-swe-agent reads them as calls", n=n))
+            parts.append(ntr("{n} assistant message holds a ```bash fence, which mini-swe-agent 1.x runs as a "
+                             "command: --format mini-swe-agent reads it as a call",
+                             "{n} assistant messages hold a ```bash fence, which mini-swe-agent 1.x runs as a "
+                             "command: --format mini-swe-agent reads them as calls", batcher.fenced_messages))
         return "".join(f"; {part}" for part in parts)
 
     def _unread_text(self) -> str:
         batcher = self._batcher
         n, shapes = batcher.unread_total, batcher.shapes(with_places=True)
-        if self.format and n == 1:
-            return tr("skipped 1 record of a shape {format} does not read ({shapes})", format=self.format, shapes=shapes)
         if self.format:
-            return tr("skipped {n} records of a shape {format} does not read ({shapes})", n=n, format=self.format,
-                      shapes=shapes)
-        if n == 1:
-            return tr("1 record not of a known format ({shapes})", shapes=shapes)
-        return tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)
+            return ntr("skipped {n} record of a shape {format} does not read ({shapes})",
+                       "skipped {n} records of a shape {format} does not read ({shapes})", n, format=self.format,
+                       shapes=shapes)
+        return ntr("{n} record not of a known format ({shapes})", "{n} records not of a known format ({shapes})", n,
+                   shapes=shapes)
 
 
 def _label(meta: dict, index: int) -> str:
@@ -299,4 +291,4 @@ class _Runs:
 
 def records_run(records: list, format: str | Format | None = "auto", *, source: str = "messages") -> Run:
     """A run over records already in memory, located as ``"<source>: message index N"``."""
-    return Run(source, Plan("a list", indexed(records, source)), format_named(format))
+    return Run(source, Plan(N_("a list"), indexed(records, source)), format_named(format))

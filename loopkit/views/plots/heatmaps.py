@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.peers import disagrees
 
 __all__ = ["heatmap", "cell_text"]
@@ -10,7 +10,7 @@ __all__ = ["heatmap", "cell_text"]
 #: Colours of the three outcomes: nothing, a warning (or feedback), a stop (or a block that waits for a human).
 OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#f4b942", "stop": "#d9534f"}
 #: The default title, said in the learner's language when the figure is drawn.
-TITLE = "Which detector acts on which pattern?"
+TITLE = N_("Which detector acts on which pattern?")
 
 
 def cell_text(warn_step, stop_step) -> str:

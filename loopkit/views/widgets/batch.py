@@ -18,7 +18,7 @@ from typing import Literal
 import ipywidgets as W
 
 from loopkit.core.fingerprint import call_entry, fingerprint
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.normalize import normalize_args
 
 from ._base import View, table_html
@@ -107,8 +107,8 @@ def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
     for number, call in enumerate(calls, start=1):
         _, fallback = normalize_args(call["args"])
         note = tr("keyed by its raw text (not a JSON object)") if fallback is not None else ""
-        rows.append({"#": number, "call": f"{call['name']} {call['args'] or ''}".strip(), "entry": call_entry(call),
-                     "note": note})
+        rows.append({"#": number, N_("call"): f"{call['name']} {call['args'] or ''}".strip(),
+                     N_("entry"): call_entry(call), N_("note"): note})
     digest = fingerprint(calls)
     pinned = pinned.strip()
     verdict = "none" if not pinned else "same" if pinned == digest else "differs"

@@ -6,7 +6,7 @@ import html
 
 from loopkit.core.checks import require_int
 from loopkit.core.detector import DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import PinnedMiddleware
 from loopkit.teaching.agent_loop import PLACEMENTS, AgentLoop
 from loopkit.teaching.conversation import check_pairing, format_messages
@@ -49,7 +49,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
         "outcome": current.outcome if current else tr("not started"),
         "delivered": len(current.delivered) if current else 0,
         "pending": len(pending_at[step]),
-        "pairing": check_pairing(shown),
+        N_("pairing"): check_pairing(shown),
     }
 
 
@@ -63,10 +63,10 @@ def lifecycle_facts(state: dict) -> list[dict]:
     """
     return [{
         "model call": tr("{step} of {steps}", step=state["step"], steps=state["steps"]),
-        "detector": state["action"] or "-",
-        "what happened": state["outcome"],
-        "warnings delivered": state["delivered"],
-        "warnings queued": state["pending"],
+        N_("detector"): state["action"] or "-",
+        N_("what happened"): state["outcome"],
+        N_("warnings delivered"): state["delivered"],
+        N_("warnings queued"): state["pending"],
         "pairing": "ok" if state["pairing"] is None else tr("BROKEN"),
     }]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from loopkit.core.detector import DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.patterns import PATTERNS, get
 
 from ._base import View, figure_html, table_html
@@ -31,8 +31,8 @@ def playground_summary(pattern: str, config: DetectorConfig) -> dict:
     first_warn, first_stop = replay_table.first_steps(df)
     said = replay_table.verdict(df)
     decided = df[df["action"] != "ok"].head(DECISIONS_SHOWN)
-    decisions = [{"step": r.step, "action": r.action, "layer": r.layer, "tool": r.tool or "", "count": r.count}
-                 for r in decided.itertuples()]
+    decisions = [{"step": r.step, N_("action"): r.action, N_("layer"): r.layer, "tool": r.tool or "",
+                  N_("count"): r.count} for r in decided.itertuples()]
     return {"pattern": p.name, "description": p.description, "label": p.label, "batches": len(df),
             "first_warn": first_warn, "first_stop": first_stop, "detector": said,
             "agrees": (said != "ok") == (p.label == "loop"), "decisions": decisions, "table": df}

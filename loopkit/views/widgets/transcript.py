@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import ipywidgets as W
 
 from loopkit.core.detector import DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.peers import PEERS
 from loopkit.traces.adapters import load_trace
 from loopkit.traces.replay import call_names, report_paths, short_where, summary_line
@@ -53,8 +53,8 @@ def read_transcript(path: str, warn: int, hard: int, window: int) -> TranscriptR
     def keep(step) -> None:
         if step.decision.action != "ok":
             d = step.decision
-            decisions.append({"step": step.step, "at": short_where(step.where, path), "action": d.action,
-                              "layer": d.layer, "count": d.count, "calls": call_names(step.calls)})
+            decisions.append({"step": step.step, N_("at"): short_where(step.where, path), "action": d.action,
+                              "layer": d.layer, "count": d.count, N_("calls"): call_names(step.calls)})
 
     report = next(report_paths([path], config, on_step=keep))
     if report.error:
@@ -65,8 +65,8 @@ def read_transcript(path: str, warn: int, hard: int, window: int) -> TranscriptR
     peers = []
     for model in PEERS:
         result = model.run(batches)
-        peers.append({"peer model": model.name, "warn step": result.warn_step or "-",
-                      "stop step": result.stop_step or "-"})
+        peers.append({N_("peer model"): model.name, N_("warn step"): result.warn_step or "-",
+                      N_("stop step"): result.stop_step or "-"})
     return TranscriptReading(summary_line(report), None, decisions, peers)
 
 

@@ -12,7 +12,7 @@ import pathlib
 
 import ipywidgets as W
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.uploads import (
     TOOL_MAP_CHOICES,
     UPLOAD_LIMIT,
@@ -27,7 +27,7 @@ from ._base import View, figure_html, table_html
 
 __all__ = ["chosen_file", "render_reading", "render_upload", "transcript_upload"]
 
-_COLUMNS = ("step", "at", "action", "layer", "count", "tool", "calls", "why")
+_COLUMNS = ("step", "at", "action", "layer", "count", "tool", "calls", N_("why"))
 
 
 def chosen_file(upload, sample: str) -> tuple[bytes, str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from loopkit.core.detector import DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.versions import SCENARIOS, get, side_by_side
 
 from ._base import View, table_html
@@ -13,7 +13,7 @@ from ._base import View, table_html
 __all__ = ["version_rows", "render_versions", "version_compare"]
 
 #: The columns the panel shows, in order (``table_html`` shows each heading in the learner's language).
-COLUMNS = ("turn", "run", "calls", "pinned", "pinned runs", "later", "later runs")
+COLUMNS = ("turn", N_("run"), "calls", N_("pinned"), N_("pinned runs"), N_("later"), N_("later runs"))
 
 
 def version_rows(scenario: str, warn_threshold: int, hard_limit: int, tool_freq_warn: int,
