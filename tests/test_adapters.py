@@ -424,3 +424,28 @@ def test_the_container_stays_english_for_code(spanish):
     small_talk = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "small_talk.openai_chat.json"
     assert load_trace(small_talk).describe().endswith("sin llamadas a herramientas en 3 mensajes en un array JSON; "
                                                      "nada que reproducir")
+
+
+# -- the survivors of the mutation run (tools/mutants.py): calls without ids ---------------------------------------
+def gemini_line(message_id, calls, kind="gemini"):
+    return json.dumps({"id": message_id, "type": kind, "content": "", "toolCalls": calls}) + "\n"
+
+
+def test_calls_without_ids_in_one_turn_stay_separate_calls(tmp_path):
+    ls_a = {"name": "ls", "args": {"path": "a"}}
+    ls_b = {"name": "ls", "args": {"path": "b"}}
+    path = tmp_path / "session.jsonl"
+    path.write_text(gemini_line("u1", [], "user") + gemini_line("m1", [ls_a, ls_b]))
+    runs = [[batch.calls for batch in run] for run in iter_runs(path)]
+    assert runs == [[[{**ls_a, "id": None}, {**ls_b, "id": None}]]]
+
+
+def test_a_turn_rewritten_under_one_message_id_replaces_a_call_by_its_id_and_keeps_id_less_calls(tmp_path):
+    first = {"id": "c1", "name": "read_file", "args": {"file_path": "a.py"}}
+    updated = {**first, "args": {"file_path": "a.py", "limit": 10}}
+    no_id = {"name": "ls", "args": {"path": "."}}
+    path = tmp_path / "session.jsonl"
+    path.write_text(gemini_line("u1", [], "user") + gemini_line("m1", [first]) + gemini_line("m1", [updated, no_id])
+                    + gemini_line("u2", [], "user"))
+    runs = [[batch.calls for batch in run] for run in iter_runs(path)]
+    assert runs == [[[updated, {**no_id, "id": None}]]]

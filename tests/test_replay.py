@@ -123,3 +123,17 @@ def test_a_report_counts_unmapped_tools_per_run(tmp_path):
     first, second = (next(report_paths([str(path)], tool_map=tool_map)) for _ in range(2))
     assert first.unmapped == second.unmapped == ("Frob",)
     assert not tool_map.unmapped  # the caller's map is not used up by the replays
+
+
+# -- the survivors of the mutation run (tools/mutants.py): the "Tools left unmapped" note -------------------------
+def test_the_summary_names_the_tools_left_unmapped_with_a_preset_and_without_one(tmp_path):
+    mapped = write_jsonl(tmp_path / "mapped.jsonl", [chat("Read", {"file_path": "a.py"}), chat("Frobnicate", {})])
+    summary = summary_line(next(report_paths([mapped], tool_map=ToolMap("claude-code"))))
+    assert summary.endswith("Tool names mapped to DeerFlow's by the claude-code preset. Tools left unmapped: Frobnicate.")
+    raw = write_jsonl(tmp_path / "raw.jsonl", [chat("read_file", {"path": "a.py"}), chat("execute_command", {}),
+                                               chat("replace_in_file", {})])
+    summary = summary_line(next(report_paths([raw])))  # openai-chat has no preset: nothing is mapped
+    assert summary.endswith(" Tools left unmapped: execute_command, replace_in_file. Those are cline's tool names: "
+                            "--tool-map cline maps them to DeerFlow's.")
+    plain = write_jsonl(tmp_path / "plain.jsonl", [chat("read_file", {"path": "a.py"}), chat("bash", {})])
+    assert "unmapped" not in summary_line(next(report_paths([plain])))
