@@ -79,7 +79,7 @@ def read_catalog_file(path: pathlib.Path, code: str) -> dict[Key, str]:
     unknown = set(document) - {"text"}
     if unknown:
         raise ValueError(f"{path}: expected only [[text]] entries, found {sorted(unknown)}")
-    entries = {}
+    entries: dict[tuple[str | None, str], str] = {}
     for number, entry in enumerate(document.get("text", []), start=1):
         english, translation, context = entry.get(DEFAULT_LANGUAGE), entry.get(code), entry.get("context")
         if not isinstance(english, str) or not isinstance(translation, str):
@@ -120,10 +120,9 @@ def tr(text: str, *, context: str | None = None, **fields) -> str:
     """
     template = text
     if _current != DEFAULT_LANGUAGE:
-        template = catalog(_current).get((context, text))
-        if template is None:
-            if os.environ.get(STRICT_VARIABLE) == "1":
-                raise MissingTranslation(
-                    f"no {_current!r} translation of {text!r}: add it to loopkit/core/locales/{_current}/")
-            template = text
+        translated = catalog(_current).get((context, text))
+        if translated is None and os.environ.get(STRICT_VARIABLE) == "1":
+            raise MissingTranslation(
+                f"no {_current!r} translation of {text!r}: add it to loopkit/core/locales/{_current}/")
+        template = text if translated is None else translated
     return template.format(**fields) if fields else template

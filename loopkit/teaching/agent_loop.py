@@ -200,7 +200,7 @@ class AgentLoop:
         if decision.action == "warn" and self.placement == "before_results":
             self.middleware.wrap_model_call(run.thread_id, run.run_id)  # the mistake: deliver it at once
             run.messages.append(_warning_message((decision,)))
-        for call, request in zip(calls, assistant["tool_calls"]):
+        for call, request in zip(calls, assistant["tool_calls"], strict=True):
             run.messages.append({"type": "tool", "tool_call_id": request["id"], "name": request["name"],
                                  "content": self._answer(call)})
         outcome = tr("warned") if decision.action == "warn" else tr("tools ran")
