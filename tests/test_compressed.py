@@ -197,3 +197,16 @@ def test_a_record_of_exactly_max_record_bytes_is_read_and_one_byte_more_is_refus
     assert batches(path, max_record_bytes=len(line)) == [[[{"name": "bash", "args": '{"command": "ls"}', "id": "c1"}]]]
     with pytest.raises(TraceError, match=rf"^{path}:1: a line longer than {len(line) - 1} bytes"):
         batches(path, max_record_bytes=len(line) - 1)
+
+
+def test_zip_members_are_read_in_name_order_whatever_order_they_were_written_in(tmp_path):
+    archive = tmp_path / "runs.zip"
+    second = json.dumps({"role": "assistant", "tool_calls": [
+        {"id": "b", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}) + "\n"
+    first = second.replace('"id": "b"', '"id": "a"')
+    zip_of(archive, {"z.jsonl": second, "a.jsonl": first})
+    paths = []
+    for run in iter_runs(archive):
+        paths.append(run.path)
+        list(run)  # read it, so the archive moves on to the next member
+    assert paths == [f"{archive}[a.jsonl]", f"{archive}[z.jsonl]"]

@@ -326,3 +326,7 @@ def test_pinned_evicting_a_thread_keeps_the_other_threads_warnings():
     assert list(m.pending) == [("t2", "r")]
     m.after_model(PYTEST, "t3", "r")  # evicts t2
     assert m.pending == {}
+
+
+def test_the_stop_reasons_kept_are_upstreams_thousand():
+    assert STOP_REASON_CAPACITY == 1000  # upstream's BoundedDict(1000) of stop reasons, loop_detection_middleware.py

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from loopkit import fingerprint
 from loopkit.traces.adapters import load_trace
-from loopkit.traces.tool_maps import DETECTED, PRESETS, MapError, Rule, ToolMap, parse_rule
+from loopkit.traces.tool_maps import DETECTED, PRESETS, MapError, Rule, ToolMap, parse_rule, preset_for, presets_naming
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 
@@ -260,3 +260,13 @@ def test_the_tools_left_unmapped_are_counted_and_described_and_deerflow_names_ar
 def test_each_runs_map_keeps_the_users_rules():
     tool_map = ToolMap(DETECTED, rules=["fetch=web_fetch:link>url"]).for_run("openai-chat")
     assert tool_map.map_call({"name": "fetch", "args": {"link": "x"}}) == {"name": "web_fetch", "args": {"url": "x"}}
+
+
+def test_a_compressed_cline_history_gets_the_cline_preset():
+    assert preset_for("anthropic", "tasks/17/api_conversation_history.json.gz") == "cline"
+    assert preset_for("anthropic", "tasks/17/other.json.gz") is None
+
+
+def test_a_preset_is_suggested_for_two_of_its_tools_not_for_one():
+    assert presets_naming(["replace_in_file", "execute_command", "Frobnicate"]) == ["cline"]
+    assert presets_naming(["replace_in_file", "Frobnicate"]) == []
