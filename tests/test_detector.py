@@ -385,3 +385,11 @@ def test_looking_at_a_scope_does_not_save_it_from_eviction_but_using_it_does():
     detector.observe(ls, "s2")  # a use: s2 becomes the most recent, so s3 goes next
     detector.observe(ls, "s4")
     assert detector.scopes == ["s2", "s4"]
+
+
+def test_a_batch_fingerprint_counts_each_call_as_often_as_it_is_made():
+    ls = {"name": "ls", "args": {"path": "."}}
+    grep = {"name": "grep", "args": {"pattern": "x"}}
+    assert fingerprint([ls, ls]) != fingerprint([ls])
+    assert fingerprint([ls, ls, grep]) != fingerprint([ls, grep, grep])
+    assert fingerprint([ls, grep, ls]) == fingerprint([ls, ls, grep])

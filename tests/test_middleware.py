@@ -330,3 +330,14 @@ def test_pinned_evicting_a_thread_keeps_the_other_threads_warnings():
 
 def test_the_stop_reasons_kept_are_upstreams_thousand():
     assert STOP_REASON_CAPACITY == 1000  # upstream's BoundedDict(1000) of stop reasons, loop_detection_middleware.py
+
+
+def test_repeated_texts_take_one_place_in_the_queue_so_they_cannot_crowd_out_another_warning():
+    m = PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=5, tool_freq_warn=2, tool_freq_hard_limit=100))
+    m.after_model([{"name": "grep", "args": {"pattern": "a"}}], "t", "r")
+    assert m.after_model([{"name": "grep", "args": {"pattern": "b"}}], "t", "r").layer == "frequency"
+    for tool in ("t1", "t2", "t3", "t4"):  # four different batches, each repeated once: four hash warnings, one text
+        m.after_model([{"name": tool, "args": {}}], "t", "r")
+        assert m.after_model([{"name": tool, "args": {}}], "t", "r").layer == "hash"
+    assert [w.layer for w in m.pending[("t", "r")]] == ["frequency", "hash"]
+    assert [w.layer for w in m.wrap_model_call("t", "r")] == ["frequency", "hash"]
