@@ -90,14 +90,16 @@ lab: check-venv $(LAB_STAMP)
 # Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
 # Binder-like and hub tests one at a time, since each starts servers of its own.
-test: check-venv $(TEST_STAMP) lint
+test: check-venv $(TEST_STAMP)
+	@$(MAKE) --no-print-directory lint
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
 	$(BIN)/python -m pytest -m "browser or binder or hub"
 
 # For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
-test-quick: check-venv $(TEST_STAMP) lint
+test-quick: check-venv $(TEST_STAMP)
+	@$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
 # Ruff, then mypy, on loopkit/ (their settings are in pyproject.toml, their versions in requirements-test.in), before
