@@ -449,3 +449,21 @@ def test_a_turn_rewritten_under_one_message_id_replaces_a_call_by_its_id_and_kee
                     + gemini_line("u2", [], "user"))
     runs = [[batch.calls for batch in run] for run in iter_runs(path)]
     assert runs == [[[updated, {**no_id, "id": None}]]]
+
+
+def test_a_consecutive_batch_is_located_at_its_first_call():
+    samples = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+    batches = [(b.where.rsplit(":", 1)[1], [c["id"] for c in b.calls]) for run in iter_runs(samples / "codex_rollout.jsonl")
+               for b in run]
+    assert batches == [("7", ["call_cx1", "call_cx2"]), ("12", ["call_cx3"]), ("14", ["call_cx4"])]  # cx2 is line 8
+
+
+def test_unread_records_keep_counting_the_shapes_already_kept():
+    from loopkit.traces.adapters.batching import Batcher
+
+    batcher = Batcher()
+    for i in [0, 1, 2, 3, 4, 5, 0]:  # six shapes, five kept; then the first one again
+        list(batcher.feed(f"t.jsonl:{i + 1}", {f"k{i}": 1}))
+    assert batcher.unread_total == 7
+    assert batcher.shapes() == ("2 with keys 'k0', 1 with keys 'k1', 1 with keys 'k2', 1 with keys 'k3', "
+                                "1 with keys 'k4', 1 of other shapes")
