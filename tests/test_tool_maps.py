@@ -270,3 +270,11 @@ def test_a_compressed_cline_history_gets_the_cline_preset():
 def test_a_preset_is_suggested_for_two_of_its_tools_not_for_one():
     assert presets_naming(["replace_in_file", "execute_command", "Frobnicate"]) == ["cline"]
     assert presets_naming(["replace_in_file", "Frobnicate"]) == []
+
+
+def test_a_rule_that_drops_an_argument_leaves_unreadable_arguments_alone():
+    tool_map = ToolMap(rules=["fetch=web_fetch:-verbose"])
+    call = {"name": "fetch", "args": "{not json", "id": "1"}
+    assert tool_map.map_call(call) is call
+    assert tool_map.problems == {"fetch: arguments are not a JSON object, left as they are": 1}
+    assert ToolMap(rules=["fetch=web_fetch"]).map_call(call) == {**call, "name": "web_fetch"}  # a pure rename applies
