@@ -493,3 +493,12 @@ def test_the_rows_right_align_their_counts_and_the_aggregate_counts_files_apart_
         end = header.index(column) + len(column)
         assert loop_row[end - len(value) - 1:end] == " " + value, (column, loop_row)
     assert lines[-1].startswith("3 runs in 2 files: ")
+
+
+def test_a_size_of_zero_is_refused():
+    from loopkit.cli.options import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["replay", "--max-bytes", "0", "t.jsonl"])
+    assert stopped.value.code == 2
+    assert build_parser().parse_args(["replay", "--max-bytes", "1K", "t.jsonl"]).max_bytes == 1024

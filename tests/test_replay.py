@@ -137,3 +137,18 @@ def test_the_summary_names_the_tools_left_unmapped_with_a_preset_and_without_one
                             "--tool-map cline maps them to DeerFlow's.")
     plain = write_jsonl(tmp_path / "plain.jsonl", [chat("read_file", {"path": "a.py"}), chat("bash", {})])
     assert "unmapped" not in summary_line(next(report_paths([plain])))
+
+
+def test_the_tally_keeps_the_first_stop_and_each_user_turn_is_its_own_run():
+    from loopkit import RunScopedMiddleware
+    from loopkit.traces.replay import Step
+
+    tally = Tally()
+    for step in (1, 2):
+        tally.add(Step(step, f"batch {step}", [{"name": "bash"}], Decision("stop", "hash", None, 5)))
+    assert tally.stop.step == 1
+    pytest_call = [{"name": "bash", "args": {"command": "pytest"}}]
+    batches = [Batch(1, "t:1", pytest_call, 0), Batch(2, "t:2", pytest_call, 0), Batch(3, "t:4", pytest_call, 1)]
+    middleware = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
+    actions = [step.decision.action for step in replay_batches(batches, middleware)]
+    assert actions == ["ok", "warn", "ok"]  # the user's second prompt starts a new run: run-scoped counts afresh
