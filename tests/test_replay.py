@@ -152,3 +152,11 @@ def test_the_tally_keeps_the_first_stop_and_each_user_turn_is_its_own_run():
     middleware = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
     actions = [step.decision.action for step in replay_batches(batches, middleware)]
     assert actions == ["ok", "warn", "ok"]  # the user's second prompt starts a new run: run-scoped counts afresh
+
+
+def test_select_keeps_only_the_runs_that_match_every_key():
+    two_runs = ROOT / "tests" / "data" / "transcripts" / "openhands_output.jsonl"
+    (one,) = report_paths([two_runs], select={"instance_id": "notes__notes-102"})
+    assert one.error is None and one.label != ""
+    (none,) = report_paths([two_runs], select={"instance_id": "notes__notes-102", "model": "x"})
+    assert none.error == f"{two_runs}: no run matches instance_id=notes__notes-102 model=x"
