@@ -467,3 +467,25 @@ def test_unread_records_keep_counting_the_shapes_already_kept():
     assert batcher.unread_total == 7
     assert batcher.shapes() == ("2 with keys 'k0', 1 with keys 'k1', 1 with keys 'k2', 1 with keys 'k3', "
                                 "1 with keys 'k4', 1 of other shapes")
+
+def test_a_run_carries_one_frozen_counts_record_of_what_was_read(tmp_path):
+    import dataclasses
+
+    from loopkit.traces.adapters import ReadCounts, iter_runs
+
+    path = tmp_path / "t.jsonl"
+    lines = [{"role": "user", "content": "go"}, {"type": "note"},
+             {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                                                   "function": {"name": "ls", "arguments": "{}"}}]}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"role": "assis')
+    run = next(iter_runs(path))  # read before asking for the next run
+    batches = list(run)
+    counts = run.counts
+    assert isinstance(counts, ReadCounts) and counts.batches == len(batches) == 1
+    # three whole lines (a user prompt, a note no format reads, one call) and a cut-off fourth, counted by hand
+    assert (counts.format, counts.records, counts.messages, counts.calls, counts.turns, counts.unread) == (
+        "openai-chat", 3, 2, 1, 1, 1)
+    assert counts.cut_off == f"{path}:4" and counts.bad_records == 0
+    assert (run.messages, run.batches, run.calls, run.turns, run.cut_off) == (2, 1, 1, 1, f"{path}:4")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        counts.calls = 0

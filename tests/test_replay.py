@@ -141,11 +141,11 @@ def test_the_summary_names_the_tools_left_unmapped_with_a_preset_and_without_one
 
 def test_the_tally_keeps_the_first_stop_and_each_user_turn_is_its_own_run():
     from loopkit import RunScopedMiddleware
-    from loopkit.traces.replay import Step
+    from loopkit.traces.replay import ReplayedBatch
 
     tally = Tally()
     for step in (1, 2):
-        tally.add(Step(step, f"batch {step}", [{"name": "bash"}], Decision("stop", "hash", None, 5)))
+        tally.add(ReplayedBatch(step, f"batch {step}", [{"name": "bash"}], Decision("stop", "hash", None, 5)))
     assert tally.stop.step == 1
     pytest_call = [{"name": "bash", "args": {"command": "pytest"}}]
     batches = [Batch(1, "t:1", pytest_call, 0), Batch(2, "t:2", pytest_call, 0), Batch(3, "t:4", pytest_call, 1)]
@@ -160,3 +160,60 @@ def test_select_keeps_only_the_runs_that_match_every_key():
     assert one.error is None and one.label != ""
     (none,) = report_paths([two_runs], select={"instance_id": "notes__notes-102", "model": "x"})
     assert none.error == f"{two_runs}: no run matches instance_id=notes__notes-102 model=x"
+
+# -- issue 26: the tool map's counts reach the report -----------------------------------------------------------------
+
+
+def test_a_report_holds_its_runs_mapped_counts_and_a_rule_that_never_applied(tmp_path):
+    reads = [chat("Read", {"file_path": f"{n}.py", "offset": 1, "limit": 2}) for n in range(3)]
+    path = write_jsonl(tmp_path / "t.jsonl", [*reads, chat("Bash", {"command": "ls"})])
+    [report] = report_paths([str(path)], tool_map=ToolMap("claude-code", rules=["Nope=bash"]))
+    assert report.mapped == {"Read -> read_file": 3, "Bash -> bash": 1}  # three Read lines and one Bash line above
+    assert report.map_problems == {"--map Nope=bash: never applied": 1}
+    [plain] = report_paths([str(path)], tool_map=ToolMap(None))
+    assert plain.mapped == {} and plain.map_problems == {}
+
+
+def test_replay_options_parse_each_name_once_at_the_door_with_todays_messages():
+    import dataclasses
+
+    from loopkit import RunScopedMiddleware
+    from loopkit.traces.adapters import get_format
+    from loopkit.traces.replay import ReplayOptions
+
+    options = ReplayOptions.from_names(upstream="run-scoped", format="codex", tool_map=None, select={"id": "7"})
+    assert options.upstream is RunScopedMiddleware and options.format is get_format("codex")
+    assert options.tool_map.preset == "detected" and options.select == (("id", "7"),)
+    assert ReplayOptions.from_names().format is None  # auto: detected per run
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.format = None
+    with pytest.raises(ValueError, match=r"format must be 'auto' or one of openai-chat, .*; got 'nope'"):
+        ReplayOptions.from_names(format="nope")
+    with pytest.raises(ValueError, match=r"upstream must be one of 'pinned', 'run-scoped', got 'later'"):
+        ReplayOptions.from_names(upstream="later")
+
+
+def test_a_replay_with_options_is_the_replay_with_names(tmp_path):
+    from loopkit.traces.replay import ReplayOptions, replay_paths
+
+    path = write_jsonl(tmp_path / "t.jsonl", [chat("bash", {"command": "pytest"})] * 6)
+    by_names = [r.summary() for r in report_paths([str(path)], DetectorConfig(warn_threshold=2), format="openai-chat")]
+    options = ReplayOptions.from_names(DetectorConfig(warn_threshold=2), format="openai-chat")
+    assert [r.summary() for r in replay_paths([str(path)], options)] == by_names
+    assert by_names[0]["first_warn_step"] == 2 and by_names[0]["stop_step"] == 5
+
+
+def test_a_transcript_held_in_memory_is_replayed_and_named_by_its_stream(tmp_path):
+    import io
+
+    from loopkit.traces.replay import ReplayOptions
+    from loopkit.traces.replay.reports import report_file
+
+    path = write_jsonl(tmp_path / "t.jsonl", [chat("bash", {"command": "pytest"})] * 5)
+    stream = io.BytesIO(path.read_bytes())
+    stream.name = "upload.jsonl"
+    [in_memory] = report_file(stream, ReplayOptions.from_names())
+    [on_disk] = report_paths([str(path)])
+    assert (in_memory.path, in_memory.source) == ("upload.jsonl", "upload.jsonl")
+    assert {**in_memory.summary(), "file": "", "source": ""} == {**on_disk.summary(), "file": "", "source": ""}
+    assert in_memory.stop is not None and in_memory.stop.step == 5  # five identical batches: the hard limit

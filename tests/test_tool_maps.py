@@ -278,3 +278,32 @@ def test_a_rule_that_drops_an_argument_leaves_unreadable_arguments_alone():
     assert tool_map.map_call(call) is call
     assert tool_map.problems == {"fetch: arguments are not a JSON object, left as they are": 1}
     assert ToolMap(rules=["fetch=web_fetch"]).map_call(call) == {**call, "name": "web_fetch"}  # a pure rename applies
+
+# -- issue 26: a rule that never applies is visible, and a map crosses a process boundary ---------------------------
+
+
+def test_a_rule_that_never_applies_is_named_and_one_that_applies_is_not():
+    tool_map = ToolMap(rules=["run=bash", "fetch_page=web_fetch:link>url", "cat[mode=lines]=read_file:file>path"])
+    tool_map.map_call({"name": "run", "args": {"command": "ls"}, "id": "1"})
+    tool_map.map_call({"name": "cat", "args": {"file": "a", "mode": "bytes"}, "id": "2"})  # its condition fails
+    assert tool_map.never_applied() == ["fetch_page=web_fetch:link>url", "cat[mode=lines]=read_file:file>path"]
+    tool_map.map_call({"name": "cat", "args": {"file": "a", "mode": "lines"}, "id": "3"})
+    assert tool_map.never_applied() == ["fetch_page=web_fetch:link>url"]
+
+
+def test_a_rule_is_written_back_in_the_syntax_it_was_parsed_from():
+    for text in ("Read=read_file", "OLD=NEW:a>b,c>d,-x", "str_replace_editor[command=view]=read_file:-security_risk"):
+        assert str(parse_rule(text)) == text
+        assert parse_rule(str(parse_rule(text))) == parse_rule(text)
+
+
+def test_a_map_pickles_as_its_preset_and_rules_with_no_counts():
+    import pickle
+
+    tool_map = ToolMap("claude-code", rules=["Frob=bash"])
+    tool_map.map_call({"name": "Frob", "args": {"command": "ls"}, "id": "1"})
+    copy = pickle.loads(pickle.dumps(tool_map))
+    assert (copy.preset, copy.rules) == (tool_map.preset, tool_map.rules)
+    assert not copy.mapped and copy.never_applied() == ["Frob=bash"]
+    call = {"name": "Read", "args": {"file_path": "a.py"}, "id": "2"}
+    assert copy.map_call(call) == ToolMap("claude-code").map_call(call)

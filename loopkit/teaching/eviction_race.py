@@ -26,7 +26,7 @@ from loopkit.core.bounded import BoundedDict, LRUDict
 from loopkit.core.checks import require_int
 from loopkit.core.language import tr
 
-__all__ = ["POLICIES", "Op", "PolicyRun", "Step", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
+__all__ = ["POLICIES", "Op", "PolicyRun", "PolicyState", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
 
 VERBS = {"set": 2, "get": 1, "del": 1}
 EXPECTED = '"set KEY VALUE", "get KEY" or "del KEY"'
@@ -161,7 +161,7 @@ POLICIES: dict[str, Callable[[int], _Player]] = {
 
 
 @dataclass(frozen=True)
-class Step:
+class PolicyState:
     """The state of one policy right after one operation."""
 
     op: Op
@@ -211,7 +211,7 @@ def run_script(script: str | Sequence[Op], maxsize: int, policies: Sequence[str]
             before = len(player.evicted)
             player.apply(op)
             keys = tuple(key for key, _ in player.order())
-            steps.append(Step(op, keys, tuple(key for key, _ in player.evicted[before:])))
+            steps.append(PolicyState(op, keys, tuple(key for key, _ in player.evicted[before:])))
         runs[name] = PolicyRun(name, tuple(player.order()), tuple(player.evicted), tuple(steps))
     return runs
 

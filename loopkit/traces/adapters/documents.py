@@ -75,6 +75,9 @@ class Plan:
     container_fields: dict = field(default_factory=dict)
     of_many: bool = False  # one of several runs in its document (an Inspect sample, a thread state of a history)
     outside: Any = None
+    label: str | None = None  # the run's short name when its place gives it one (``"line 4"``); None: from meta
+    named: bool = False  # does the run get a short name (from its meta, else its position)? else it is ``""``
+    streamed: bool = False  # read piece by piece: the next run can be found only once this one was read
 
 
 def _without(document: Mapping, *keys: str) -> dict:

@@ -102,8 +102,10 @@ def _one_tool_note(report: RunReport) -> str:
                     tool=tool)
 
 
-def summary_line(report: RunReport, upstream: str = "pinned") -> str:
-    """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls)."""
+def summary_line(report: RunReport, upstream: str | None = None) -> str:
+    """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls).
+    ``upstream`` (a name) defaults to the version the report was replayed with."""
+    upstream = upstream if upstream is not None else report.upstream
     if not report.calls:
         return report.description
     turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)
