@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.test-installed
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick notebooks translations messages architecture bench lock clean help check-venv
+.PHONY: lab test test-quick lint notebooks translations messages architecture bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -19,6 +19,7 @@ help:
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
+	@echo "make lint       Ruff and mypy on loopkit/ (the first step of make test and make test-quick)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks (and the instructor's notebooks) in place"
 	@echo "make messages   extract loopkit's texts with Babel (babel.cfg) and add the new ones to each .po catalog"
 	@echo "make translations  compile the .po catalogs into the .mo files loopkit reads (make lab and make test do it)"
@@ -120,6 +121,7 @@ lab: check-venv $(LAB_STAMP) $(COMPILED)
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
 # Binder-like and hub tests one at a time, since each starts servers of its own.
 test: check-venv $(TEST_STAMP) $(COMPILED)
+	@$(MAKE) --no-print-directory lint
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
 	$(BIN)/python -m pytest -m "browser or binder or hub"
@@ -127,7 +129,14 @@ test: check-venv $(TEST_STAMP) $(COMPILED)
 # For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
 test-quick: check-venv $(TEST_STAMP) $(COMPILED)
+	@$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
+
+# Ruff, then mypy, on loopkit/ (their settings are in pyproject.toml, their versions in requirements-test.in), before
+# any test runs: a few seconds, and mypy keeps its cache in build/mypy-cache. Each names the file and line it objects to.
+lint: check-venv $(TEST_STAMP)
+	@$(BIN)/ruff check --quiet loopkit || { echo "make lint: Ruff found the problems above in loopkit/ (rules: [tool.ruff] in pyproject.toml)" >&2; exit 1; }
+	@$(BIN)/mypy --cache-dir build/mypy-cache || { echo "make lint: mypy found the type errors above in loopkit/ ([tool.mypy] in pyproject.toml)" >&2; exit 1; }
 
 notebooks: check-venv $(TEST_STAMP) $(COMPILED)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb notebooks/instructor/*.ipynb

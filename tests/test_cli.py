@@ -477,6 +477,32 @@ def test_the_report_stays_english_inside_a_spanish_chapter(capsys):
     assert "openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches" in spanish[1]
 
 
+# -- survivors of the mutation run (tools/mutants.py): the table's alignment, and files counted apart from runs ----
+def test_the_rows_right_align_their_counts_and_the_aggregate_counts_files_apart_from_runs(tmp_path, capsys):
+    from loopkit.cli import main
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a_loop.jsonl").write_bytes(LOOP.read_bytes())
+    samples = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+    (folder / "b_two_runs.jsonl").write_bytes((samples / "openhands_output.jsonl").read_bytes())  # two runs
+    assert main(["replay", "--jobs", "1", str(folder)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    header, loop_row = lines[0], next(line for line in lines if "a_loop.jsonl" in line)
+    for column, value in (("batches", "20"), ("calls", "20")):  # counts end under the end of their column's name
+        end = header.index(column) + len(column)
+        assert loop_row[end - len(value) - 1:end] == " " + value, (column, loop_row)
+    assert lines[-1].startswith("3 runs in 2 files: ")
+
+
+def test_a_size_of_zero_is_refused():
+    from loopkit.cli.options import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["replay", "--max-bytes", "0", "t.jsonl"])
+    assert stopped.value.code == 2
+    assert build_parser().parse_args(["replay", "--max-bytes", "1K", "t.jsonl"]).max_bytes == 1024
+
 # -- issue 26: one options object; the tool map's counts and problems reach the summary ------------------------------
 
 

@@ -172,6 +172,42 @@ def test_a_report_counts_unmapped_tools_per_run(tmp_path):
     assert not tool_map.unmapped  # the caller's map is not used up by the replays
 
 
+# -- the survivors of the mutation run (tools/mutants.py): the "Tools left unmapped" note -------------------------
+def test_the_summary_names_the_tools_left_unmapped_with_a_preset_and_without_one(tmp_path):
+    mapped = write_jsonl(tmp_path / "mapped.jsonl", [chat("Read", {"file_path": "a.py"}), chat("Frobnicate", {})])
+    summary = summary_line(next(report_paths([mapped], tool_map=ToolMap("claude-code"))))
+    assert summary.endswith("Tool names mapped to DeerFlow's by the claude-code preset. Tools left unmapped: Frobnicate.")
+    raw = write_jsonl(tmp_path / "raw.jsonl", [chat("read_file", {"path": "a.py"}), chat("execute_command", {}),
+                                               chat("replace_in_file", {})])
+    summary = summary_line(next(report_paths([raw])))  # openai-chat has no preset: nothing is mapped
+    assert summary.endswith(" Tools left unmapped: execute_command, replace_in_file. Those are cline's tool names: "
+                            "--tool-map cline maps them to DeerFlow's.")
+    plain = write_jsonl(tmp_path / "plain.jsonl", [chat("read_file", {"path": "a.py"}), chat("bash", {})])
+    assert "unmapped" not in summary_line(next(report_paths([plain])))
+
+
+def test_the_tally_keeps_the_first_stop_and_each_user_turn_is_its_own_run():
+    from loopkit import RunScopedMiddleware
+    from loopkit.traces.replay import ReplayedBatch
+
+    tally = Tally()
+    for step in (1, 2):
+        tally.add(ReplayedBatch(step, f"batch {step}", [{"name": "bash"}], Decision("stop", "hash", None, 5)))
+    assert tally.stop.step == 1
+    pytest_call = [{"name": "bash", "args": {"command": "pytest"}}]
+    batches = [Batch(1, "t:1", pytest_call, 0), Batch(2, "t:2", pytest_call, 0), Batch(3, "t:4", pytest_call, 1)]
+    middleware = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
+    actions = [step.decision.action for step in replay_batches(batches, middleware)]
+    assert actions == ["ok", "warn", "ok"]  # the user's second prompt starts a new run: run-scoped counts afresh
+
+
+def test_select_keeps_only_the_runs_that_match_every_key():
+    two_runs = ROOT / "tests" / "data" / "transcripts" / "openhands_output.jsonl"
+    (one,) = report_paths([two_runs], select={"instance_id": "notes__notes-102"})
+    assert one.error is None and one.label != ""
+    (none,) = report_paths([two_runs], select={"instance_id": "notes__notes-102", "model": "x"})
+    assert none.error == f"{two_runs}: no run matches instance_id=notes__notes-102 model=x"
+
 # -- issue 26: the tool map's counts reach the report -----------------------------------------------------------------
 
 

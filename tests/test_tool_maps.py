@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from loopkit import fingerprint
 from loopkit.traces.adapters import load_trace
-from loopkit.traces.tool_maps import PRESETS, MapError, Rule, ToolMap, parse_rule
+from loopkit.traces.tool_maps import DETECTED, PRESETS, MapError, Rule, ToolMap, parse_rule, preset_for, presets_naming
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 
@@ -236,6 +236,48 @@ def test_mapping_keeps_every_argument_it_does_not_rename(args, as_json):
     assert sorted(result["args"].values(), key=repr) == sorted(args.values(), key=repr)
     assert set(result["args"]) == {renames.get(k, k) for k in args}
 
+
+# -- the survivors of the mutation run (tools/mutants.py): a user rule replaces the preset; what is left unmapped -
+def test_a_user_rule_replaces_the_preset_even_where_the_rule_does_not_fit():
+    tool_map = ToolMap("claude-code", rules=["Read[file_path=notes.md]=read_file:file_path>path"])
+    fits = tool_map.map_call({"name": "Read", "args": {"file_path": "notes.md", "offset": 5}, "id": "1"})
+    assert fits == {"name": "read_file", "args": {"path": "notes.md", "offset": 5}, "id": "1"}  # the rule, not the preset
+    other = {"name": "Read", "args": {"file_path": "a.py", "offset": 5, "limit": 10}, "id": "2"}
+    assert tool_map.map_call(other) is other  # the preset would have mapped it; the user's rule took Read over
+    assert tool_map.problems == {"Read: no rule fits these arguments, left as they are": 1}
+    assert ToolMap("claude-code").map_call(other)["name"] == "read_file"  # without the rule, the preset maps it
+
+
+def test_the_tools_left_unmapped_are_counted_and_described_and_deerflow_names_are_not():
+    tool_map = ToolMap("claude-code")
+    for call in ({"name": "Frobnicate", "args": {}}, {"name": "Frobnicate", "args": {}}, {"name": "bash", "args": {}},
+                 {"name": "Read", "args": {"file_path": "a.py"}}):
+        tool_map.map_call(call)
+    assert tool_map.unmapped == {"Frobnicate": 2}
+    assert tool_map.describe() == "tool map claude-code: mapped Read -> read_file (1); left unmapped: Frobnicate (2)"
+
+
+def test_each_runs_map_keeps_the_users_rules():
+    tool_map = ToolMap(DETECTED, rules=["fetch=web_fetch:link>url"]).for_run("openai-chat")
+    assert tool_map.map_call({"name": "fetch", "args": {"link": "x"}}) == {"name": "web_fetch", "args": {"url": "x"}}
+
+
+def test_a_compressed_cline_history_gets_the_cline_preset():
+    assert preset_for("anthropic", "tasks/17/api_conversation_history.json.gz") == "cline"
+    assert preset_for("anthropic", "tasks/17/other.json.gz") is None
+
+
+def test_a_preset_is_suggested_for_two_of_its_tools_not_for_one():
+    assert presets_naming(["replace_in_file", "execute_command", "Frobnicate"]) == ["cline"]
+    assert presets_naming(["replace_in_file", "Frobnicate"]) == []
+
+
+def test_a_rule_that_drops_an_argument_leaves_unreadable_arguments_alone():
+    tool_map = ToolMap(rules=["fetch=web_fetch:-verbose"])
+    call = {"name": "fetch", "args": "{not json", "id": "1"}
+    assert tool_map.map_call(call) is call
+    assert tool_map.problems == {"fetch: arguments are not a JSON object, left as they are": 1}
+    assert ToolMap(rules=["fetch=web_fetch"]).map_call(call) == {**call, "name": "web_fetch"}  # a pure rename applies
 
 # -- issue 26: a rule that never applies is visible, and a map crosses a process boundary ---------------------------
 

@@ -4,6 +4,7 @@ rows (under a line naming each file that holds several) and an aggregate line; a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
@@ -14,7 +15,7 @@ from typing import TextIO
 
 from loopkit.core.checks import clip
 from loopkit.core.detector import DetectorConfig
-from loopkit.traces.replay import RunReport, ReplayedBatch, call_names, display_name, explain, short_where, summary_line
+from loopkit.traces.replay import ReplayedBatch, RunReport, call_names, display_name, explain, short_where, summary_line
 
 __all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 
@@ -47,7 +48,7 @@ class _Table:
 
     def _line(self, values) -> str:
         cells = []
-        for value, width, column in zip(values, self.widths, self.columns):
+        for value, width, column in zip(values, self.widths, self.columns, strict=True):
             text = str(value)
             cells.append(text.rjust(width) if column in self.right else text.ljust(width))
         return "  ".join(cells).rstrip()
@@ -74,10 +75,8 @@ class Output:
 
     def _left(self) -> None:
         self.gone = True
-        try:  # so that the interpreter's last flush at exit does not fail again
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # so the last flush at exit cannot fail again
             os.dup2(os.open(os.devnull, os.O_WRONLY), self.out.fileno())
-        except (AttributeError, OSError, ValueError):
-            pass
 
     def write(self, text: str) -> int:
         if not self.gone:

@@ -189,7 +189,7 @@ class AgentLoop:
         run.messages.append(assistant)
         decision = self.middleware.after_model(calls, run.thread_id, run.run_id)
         if decision.action == "stop":
-            _strip_for_stop(assistant, decision.message)
+            _strip_for_stop(assistant, decision.message or "")
             run.context["stop_reason"] = STOP_REASON
             run.status = "stopped"
             return self._record(run, turn, calls, decision, delivered,
@@ -198,7 +198,7 @@ class AgentLoop:
         if decision.action == "warn" and self.placement == "before_results":
             self.middleware.wrap_model_call(run.thread_id, run.run_id)  # the mistake: deliver it at once
             run.messages.append(_warning_message((decision,)))
-        for call, request in zip(calls, assistant["tool_calls"]):
+        for call, request in zip(calls, assistant["tool_calls"], strict=True):
             run.messages.append({"type": "tool", "tool_call_id": request["id"], "name": request["name"],
                                  "content": self._answer(call)})
         outcome = tr("warned") if decision.action == "warn" else tr("tools ran")
@@ -264,7 +264,7 @@ class AgentLoop:
 
 def _warning_message(warnings: Iterable[Decision]) -> dict:
     """The one human message that carries the merged warnings of a model call."""
-    return {"type": "human", "name": WARNING_NAME, "content": "\n\n".join(w.message for w in warnings)}
+    return {"type": "human", "name": WARNING_NAME, "content": "\n\n".join(w.message or "" for w in warnings)}
 
 
 def _strip_for_stop(assistant: dict, stop_text: str) -> None:

@@ -19,7 +19,7 @@ from loopkit.core.language import N_, tr
 __all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
 
-def _call(name: str, **args: Any) -> dict[str, Any]:
+def _call(name: str, **args: Any) -> Call:
     return {"name": name, "args": args}
 
 

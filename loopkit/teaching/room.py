@@ -32,6 +32,7 @@ kernel in the learner's language, and returns; ``check()`` has already printed i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pathlib
@@ -39,7 +40,7 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from loopkit.core.language import tr
 
@@ -155,10 +156,8 @@ def append(folder: pathlib.Path, record: Record) -> bool:
             # The file is for the instructor, who owns the folder, to read: 0o644 whatever the learner's umask. Some
             # network file systems refuse a mode change; the record still counts then, and read_room names a file
             # it cannot open.
-            try:
+            with contextlib.suppress(OSError):
                 os.fchmod(fd, 0o644)
-            except OSError:
-                pass
         if size + len(line) > MAX_FILE_BYTES:
             return False
         written = os.write(fd, line)
@@ -170,7 +169,7 @@ def append(folder: pathlib.Path, record: Record) -> bool:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _report_once(kind: str, message: str) -> None:

@@ -72,7 +72,7 @@ def pin_line(name: str, pinned: str, found: str | None) -> str:
               fix=tr(FIX))
 
 
-def python_line(version: tuple[int, ...]) -> str:
+def python_line(version: tuple[int | str, ...]) -> str:
     """The Python requirement's line.
 
     >>> python_line((3, 12, 1))

@@ -26,7 +26,15 @@ from typing import Literal
 
 from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import tr
-from loopkit.traces.replay import ReplayedBatch, call_names, display_name, explain, report_bytes, short_where, summary_line
+from loopkit.traces.replay import (
+    ReplayedBatch,
+    call_names,
+    display_name,
+    explain,
+    report_bytes,
+    short_where,
+    summary_line,
+)
 from loopkit.traces.tool_maps import DETECTED, PRESETS, ToolMap
 
 __all__ = ["UPLOAD_LIMIT", "EXPANDED_LIMIT", "PLOT_STEPS", "SAMPLES", "TOOL_MAP_CHOICES", "Problem", "WhyLine",

@@ -126,7 +126,7 @@ def side_by_side(scenario: Scenario | str, config: DetectorConfig | None = None)
     pinned = play(scenario, middleware_for("pinned", config))
     later = play(scenario, middleware_for("run-scoped", config))
     rows = []
-    for number, (turn, early, late) in enumerate(zip(scenario.turns, pinned, later), start=1):
+    for number, (turn, early, late) in enumerate(zip(scenario.turns, pinned, later, strict=True), start=1):
         rows.append({"turn": number, "run": turn.run, "calls": len(turn.calls),
                      "pinned": early.brief(), "pinned runs": calls_that_run(turn, early),
                      "later": late.brief(), "later runs": calls_that_run(turn, late)})

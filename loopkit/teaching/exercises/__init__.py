@@ -27,7 +27,7 @@ import itertools
 import pkgutil
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,7 +177,7 @@ def standard_form(answer: Any, like: Any = None, *, ordered: bool = True) -> Any
         items = list(like) if isinstance(like, (list, tuple)) and len(like) == len(answer) else [None] * len(answer)
         if isinstance(like, (set, frozenset)):
             return frozenset(standard_form(item, next(iter(like), None)) for item in answer)
-        forms = [standard_form(item, model) for item, model in zip(answer, items)]
+        forms = [standard_form(item, model) for item, model in zip(answer, items, strict=True)]
         return tuple(forms) if ordered else tuple(sorted(forms, key=repr))
     if isinstance(answer, (set, frozenset)):
         model = next(iter(like), None) if isinstance(like, (set, frozenset, list, tuple)) and like else None

@@ -474,7 +474,7 @@ def _deployment_verdict(answer):
                         "shared. Only then do credentials, untrusted content and kept state ask for an isolated one.")
     if len(given) != len(_Q7_CHOICES):
         return False, tr("Give three words, one for each of A, B and C; you gave {count}.", count=len(given))
-    wrong = {label for label, mine, right in zip(Q7_SITUATIONS, given, _Q7_CHOICES) if mine != right}
+    wrong = {label for label, mine, right in zip(Q7_SITUATIONS, given, _Q7_CHOICES, strict=True) if mine != right}
     return False, first_wrong_item(wrong, _Q7_REASONS)
 
 

@@ -1,9 +1,10 @@
 """Cline's repeated tool call check, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
-from loopkit.core.language import N_
 
 from collections.abc import Mapping
+
+from loopkit.core.language import N_
 
 from .model import PeerModel, args_value, is_message, sorted_key
 

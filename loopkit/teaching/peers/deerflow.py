@@ -4,8 +4,8 @@ others."""
 from __future__ import annotations
 
 from loopkit.core.detector import DetectorConfig
-from loopkit.core.middleware import PinnedMiddleware
 from loopkit.core.language import N_
+from loopkit.core.middleware import PinnedMiddleware
 
 from .model import PeerModel, is_message
 

@@ -1,9 +1,10 @@
 """Gemini CLI's loop detection, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
-from loopkit.core.language import N_
 
 import hashlib
+
+from loopkit.core.language import N_
 
 from .model import PeerModel, is_message, ordered_key
 

@@ -1,9 +1,10 @@
 """OpenCode's doom-loop check, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
-from loopkit.core.language import N_
 
 from collections import deque
+
+from loopkit.core.language import N_
 
 from .model import PeerModel, is_message, ordered_key
 

@@ -6,8 +6,8 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from loopkit.core.normalize import display_json
 from loopkit.core.language import N_
+from loopkit.core.normalize import display_json
 
 from .model import PeerModel, is_message, sorted_key
 

@@ -1,8 +1,8 @@
 """Roo Code's tool repetition detector, modelled (a simplified teaching model, not the real implementation)."""
 
 from __future__ import annotations
-from loopkit.core.language import N_
 
+from loopkit.core.language import N_
 
 from .model import PeerModel, is_message, sorted_key
 

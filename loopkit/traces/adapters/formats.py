@@ -70,7 +70,7 @@ def get_format(name: str) -> Format:
     return _BY_NAME[name]
 
 
-def format_named(name: "str | Format | None") -> Format | None:
+def format_named(name: str | Format | None) -> Format | None:
     """What a ``format=`` argument asks for, parsed once at the door: ``None`` for ``"auto"`` (detect it), else the
     format called ``name`` (a :class:`Format` passes as it is); ``ValueError`` naming the choices otherwise.
 

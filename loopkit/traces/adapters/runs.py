@@ -280,7 +280,7 @@ class _Runs:
                 yield run
                 index = run.index + 1
 
-    def __iter__(self) -> "_Runs":
+    def __iter__(self) -> _Runs:
         return self
 
     def __next__(self) -> Run:

@@ -75,8 +75,9 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
     >>> cfg = DetectorConfig()
     >>> print(explain(Decision("stop", "hash", None, 5), cfg))
     hash layer: the same batch 5 times in the last 20 turns (stops at 5)
-    >>> print(explain(Decision("stop", "frequency", "bash", 50), cfg))
-    frequency layer: 'bash' called 50 times in the last 50 calls (stops at 50); this is a call budget, not a repeat. Raise it with --override bash=WARN:HARD
+    >>> print(*explain(Decision("stop", "frequency", "bash", 50), cfg).split("; "), sep=";\\n")
+    frequency layer: 'bash' called 50 times in the last 50 calls (stops at 50);
+    this is a call budget, not a repeat. Raise it with --override bash=WARN:HARD
     """
     if decision.action == "ok":
         return None

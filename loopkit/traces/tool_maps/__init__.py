@@ -127,7 +127,7 @@ class ToolMap:
         """
         return [str(rule) for rule in self.rules if not self.applied[rule]]
 
-    def for_run(self, format: str | None, path: str = "") -> "ToolMap":
+    def for_run(self, format: str | None, path: str = "") -> ToolMap:
         """A fresh map (its own counts) for one run: :data:`DETECTED` becomes the run's preset (or none).
 
         >>> ToolMap(DETECTED).for_run("codex").preset, ToolMap("cline").for_run("codex").preset

@@ -47,8 +47,8 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
         raise ValueError(f"df must be a table from loopkit.teaching.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
-    if require_instance("config", config, DetectorConfig, or_none=True) is None:
-        config = config_of(df)
+    require_instance("config", config, DetectorConfig, or_none=True)
+    config = config if config is not None else config_of(df)
     require_int("top", top)
 
     fig, (hash_ax, freq_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5.5), layout="constrained")
@@ -65,7 +65,7 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     hash_ax.set_title(title or tr("Hash layer (top) and frequency layer (bottom)"))
 
     shown = tool_columns(df)[:top]
-    for color, tool in zip(_TOOL_COLORS * (top // len(_TOOL_COLORS) + 1), shown):
+    for color, tool in zip(_TOOL_COLORS * (top // len(_TOOL_COLORS) + 1), shown, strict=False):  # more colours than tools
         freq_ax.plot(steps, df[TOOL_PREFIX + tool].tolist(), color=color, label=tr("calls: {tool}", tool=tool))
     _limit_lines(freq_ax, config.tool_freq_warn, config.tool_freq_hard_limit)
     for tool in shown:

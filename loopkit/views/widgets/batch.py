@@ -13,7 +13,7 @@ import html
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import ipywidgets as W
 
@@ -50,7 +50,7 @@ def parse_batch(text: str) -> list[dict]:
     """
     if not isinstance(text, str):
         raise TypeError(f"batch must be a str with one call per line, got {type(text).__name__}")
-    calls = []
+    calls: list[dict[str, Any]] = []
     for line in _call_lines(text):
         name, _, args = line.partition(" ")
         calls.append({"name": name, "args": args.strip() or {}})
@@ -103,7 +103,7 @@ def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
     calls = parse_batch(batch)
     if not calls:
         return None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number, call in enumerate(calls, start=1):
         _, fallback = normalize_args(call["args"])
         note = tr("keyed by its raw text (not a JSON object)") if fallback is not None else ""
@@ -111,7 +111,7 @@ def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
                      N_("entry"): call_entry(call), N_("note"): note})
     digest = fingerprint(calls)
     pinned = pinned.strip()
-    verdict = "none" if not pinned else "same" if pinned == digest else "differs"
+    verdict: Literal["none", "same", "differs"] = "none" if not pinned else "same" if pinned == digest else "differs"
     return BatchReading(rows, sorted(row["entry"] for row in rows), digest, verdict)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from loopkit.core.checks import require_int
-from loopkit.core.detector import DetectorConfig
+from loopkit.core.detector import Decision, DetectorConfig
 from loopkit.core.language import N_, tr
 from loopkit.core.middleware import PinnedMiddleware
 from loopkit.teaching.agent_loop import PLACEMENTS, AgentLoop
@@ -35,7 +35,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     p = get(pattern)
     loop = AgentLoop(PinnedMiddleware(config), placement=placement)
     run = loop.start(p.batches, run_id="run-1", task=tr("Task for the {name} script.", name=p.name))
-    pending_at = [()]
+    pending_at: list[tuple[Decision, ...]] = [()]
     while not run.done:
         pending_at.append(loop.step(run).pending_after)
     last = len(run.steps)

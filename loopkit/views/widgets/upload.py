@@ -44,7 +44,7 @@ def chosen_file(upload, sample: str) -> tuple[bytes, str] | None:
 
 def _row(line: WhyLine) -> dict:
     return dict(zip(_COLUMNS, (line.step, line.at, line.action, line.layer, line.count, line.tool, line.calls,
-                               line.why)))
+                               line.why), strict=True))
 
 
 def render_reading(reading: UploadReading) -> str:
