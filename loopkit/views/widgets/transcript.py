@@ -142,16 +142,17 @@ def transcript_replay(folder: str | pathlib.Path = "data", warn: int = 3, hard: 
     files = transcript_files(folder)
     if not files:
         raise ValueError(f"no .json or .jsonl transcripts in {str(folder)!r}")
+    style = {"description_width": "160px"}  # wide enough for each label in Spanish too ("mapa de herramientas")
     controls = {
         "path": W.Dropdown(options=[(pathlib.Path(f).name, f) for f in files], value=files[0],
-                           description=tr("transcript"), layout=W.Layout(width="36em")),
-        "warn": W.IntSlider(value=warn, min=1, max=10, description=tr("warn")),
-        "hard": W.IntSlider(value=hard, min=1, max=15, description=tr("hard")),
-        "window": W.IntSlider(value=window, min=2, max=40, description=tr("window")),
+                           description=tr("transcript"), style=style, layout=W.Layout(width="36em")),
+        "warn": W.IntSlider(value=warn, min=1, max=10, description=tr("warn"), style=style),
+        "hard": W.IntSlider(value=hard, min=1, max=15, description=tr("hard"), style=style),
+        "window": W.IntSlider(value=window, min=2, max=40, description=tr("window"), style=style),
         "tool_map": W.Dropdown(options=[(tr("the format's own (the command's default)"), DETECTED),
                                         (tr("none: names as written"), "none"), *((p, p) for p in PRESETS)],
-                               value=DETECTED, description=tr("tool map")),
-        "override": W.Text(value="", placeholder="bash=80:120", description=tr("override"),
+                               value=DETECTED, description=tr("tool map"), style=style, layout=W.Layout(width="36em")),
+        "override": W.Text(value="", placeholder="bash=80:120", description=tr("override"), style=style,
                            continuous_update=False),
     }
     view = View(controls, render_transcript, title=tr("Would DeerFlow have stopped this agent?"))
