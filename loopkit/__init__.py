@@ -9,6 +9,7 @@ pandas, numpy, matplotlib or ipywidgets; the views live in :mod:`loopkit.views.w
 Spanish; English is the default.
 """
 
+from .core._lazy import lazy_exports
 from .core.bounded import BoundedDict, LRUDict
 from .core.detector import Decision, DetectorConfig, PinnedDetector, SeverityFirstDetector
 from .core.fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
@@ -17,9 +18,24 @@ from .core.language import current_language, set_language
 from .core.middleware import PinnedMiddleware, RunScopedMiddleware
 from .core.normalize import canonical_json, normalize_args
 from .core.upstream import COMMIT as UPSTREAM_COMMIT
-from .teaching.setup_check import check_setup
-from .traces.adapters import TraceError, iter_runs, iter_trace, load_trace
-from .traces.tool_maps import ToolMap
+
+#: Names imported on first use, not by ``import loopkit``: reading transcripts brings in the archive and compression
+#: modules, and the setup check reads the installed packages' metadata, which together cost more than the whole core.
+#: ``loopkit.iter_runs`` and ``from loopkit import iter_runs`` work as if they had been imported here.
+_ON_FIRST_USE = {
+    "TraceError": "traces.adapters",
+    "iter_runs": "traces.adapters",
+    "iter_trace": "traces.adapters",
+    "load_trace": "traces.adapters",
+    "ToolMap": "traces.tool_maps",
+    "check_setup": "teaching.setup_check",
+}
+__getattr__, _dir_on_first_use = lazy_exports(__name__, _ON_FIRST_USE)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_dir_on_first_use()})
+
 
 __version__ = "0.1.0"
 

@@ -31,3 +31,68 @@ def test_every_exercise_has_a_note_with_each_of_its_misconceptions():
 def test_the_spanish_notes_are_in_spanish():
     text = exercise_notes.notes("es")
     assert "Respuesta:" in text and "Di primero:" in text and "Answer:" not in text
+
+
+# --- the notes on the exercises the plans run live ------------------------------------------------------------
+
+import re  # noqa: E402
+import sys  # noqa: E402
+
+import pytest  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+import plans  # noqa: E402
+
+from loopkit.core.language import set_language, tr  # noqa: E402
+from loopkit.teaching.exercises import all_questions  # noqa: E402
+
+
+def test_the_live_exercises_are_the_ones_the_plans_run_live():
+    named = [qid for plan in plans.PLANS for slot in plan.slots for qid in slot.live]
+    live = exercise_notes.live_exercises()
+    assert live and set(live) == set(named)
+    assert live == sorted(live, key=lambda qid: tuple(map(int, qid.split(".")))), "in chapter order"
+    for language in ("en", "es"):
+        headings = re.findall(r"^#### (\d+\.\d+) · ", exercise_notes.live_notes(language), re.M)
+        assert headings == live
+
+
+def test_every_exercise_a_plan_runs_live_has_a_response_to_each_of_its_wrong_answers():
+    questions = all_questions()
+    for qid in exercise_notes.live_exercises():
+        question = questions[qid]
+        missing = [answer for answer, why in question.misconceptions if why and question.response_to(answer) is None]
+        assert not missing, f"exercise {qid} is run live but has no response to {missing}"
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_each_live_wrong_answer_is_one_row_with_what_it_reveals_and_what_to_say(language):
+    text = exercise_notes.live_notes(language)
+    questions = all_questions()
+    set_language(language)
+    try:
+        for qid in exercise_notes.live_exercises():
+            question = questions[qid]
+            for answer, why in question.misconceptions:
+                row = (f"| {exercise_notes._cell(exercise_notes._code(answer))} | {exercise_notes._cell(tr(why))} | "
+                       f"{exercise_notes._cell(tr(question.response_to(answer)))} |")
+                assert row in text.splitlines(), (qid, answer)
+    finally:
+        set_language("en")
+
+
+def test_a_plan_that_runs_an_exercise_without_responses_cannot_be_written(monkeypatch):
+    questions = all_questions()
+    unanswered = next(qid for qid, q in questions.items()
+                      if q.kind != "function" and not q.responses and qid not in exercise_notes.live_exercises())
+    slot = plans.chapter("05", live=(unanswered,))
+    monkeypatch.setattr(plans, "PLANS", plans.PLANS + (plans.Plan("test", 30, (), (slot,)),))
+    with pytest.raises(ValueError, match=rf"exercise {re.escape(unanswered)} is run live in the test plan but has "
+                                         r"no response to"):
+        exercise_notes.live_notes("en")
+
+
+def test_both_guides_hold_the_live_notes_block():
+    for path in exercise_notes.TARGETS.values():
+        text = path.read_text(encoding="utf-8")
+        assert "<!-- live-notes -->" in text and "<!-- /live-notes -->" in text, path.name

@@ -87,6 +87,22 @@ def test_a_question_needs_a_kind_and_a_wrong_answer():
         _demo(kind="guess")
 
 
+def test_an_instructor_response_answers_a_listed_wrong_answer_in_one_line():
+    fence = "Four is what you get when you count the fence posts, not the gaps."
+    response = "Draw three gaps between four posts on the board, and count the gaps."
+    q = Question("test.2", "demo", kind="value", checker=equals(3, why="three it is"), solution=3, hint="h",
+                 wrong={4: fence, 2: "Two is one gap short."}, responses={4: response})
+    assert q.response_to(4) == response and q.response_to(2) is None
+    assert response in q.texts(), "a response is translated like every other text of the question"
+    with pytest.raises(ValueError, match=r"exercise test\.3: a response to 5, which is not one of its wrong answers"):
+        Question("test.3", "demo", kind="value", checker=equals(3, why=""), solution=3, hint="h", wrong={4: fence},
+                 responses={5: response})
+    for bad in ("", "two\nlines"):
+        with pytest.raises(ValueError, match=r"exercise test\.4: the response to 4 must be one line of text"):
+            Question("test.4", "demo", kind="value", checker=equals(3, why=""), solution=3, hint="h",
+                     wrong={4: fence}, responses={4: bad})
+
+
 def test_every_question_says_what_kind_it_is():
     assert {q.kind for q in QUESTIONS.values()} <= set(KINDS)
 

@@ -23,6 +23,16 @@ def test_import_loopkit_stays_standard_library_only():
     assert out.stdout.strip() == "[]", f"import loopkit pulled in {out.stdout.strip()}"
 
 
+def test_import_loopkit_loads_only_the_core_until_a_trace_is_read():
+    """``import loopkit`` loads the core floor alone; the traces' names load on first use and are the same objects
+    as the ones their modules define, so ``loopkit.iter_runs`` and ``from loopkit import *`` still work."""
+    code = ("import sys, loopkit; print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('loopkit.')})); "
+            "from loopkit import *; import loopkit.traces.adapters as a, loopkit.teaching.setup_check as s; "
+            "print(iter_runs is a.iter_runs, check_setup is s.check_setup, 'ToolMap' in dir(loopkit))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["['core']", "True True True"], out.stdout + out.stderr
+
+
 @pytest.mark.parametrize("short_list", SHORT_LISTS, ids=lambda path: path.relative_to(ROOT).as_posix())
 def test_the_direct_dependencies_are_pinned(short_list):
     """The short lists pin each direct dependency exactly: the stored outputs were made with these versions."""

@@ -1,12 +1,18 @@
-"""The instructor's notes on every exercise, written from the exercises themselves (``loopkit/teaching/exercises/chNN.py``).
+"""The instructor's notes on the exercises, written from the exercises themselves (``loopkit/teaching/exercises/chNN.py``).
 
-For each exercise: what it asks, its answer, what to say first (its hint), and each likely wrong answer with what it
-means, which is also what ``check`` tells a learner who gives it. A function exercise lists the ideas its test cases
-check instead, in the order they run. Nothing is written twice: a new misconception in an exercise module reaches the
-guide with ``--write``, in both languages.
+Two blocks, in each guide:
 
-- English: ``docs/instructor.md``, between ``<!-- exercise-notes -->`` and ``<!-- /exercise-notes -->``;
-- Spanish: ``docs/es/notas-ejercicios.md``, between the same markers, in the translations of ``loopkit/core/locales/es``.
+- **the live exercises** (``<!-- live-notes -->``): for each exercise a workshop plan (tools/plans.py) does together,
+  the common wrong answers, what each reveals (the misconception ``check`` prints to a learner who gives it) and a
+  one-line response for the room (the question's ``responses``). A plan that runs an exercise live without a
+  response to each of its wrong answers cannot be written: the error names the exercise, the plan and the answers.
+- **every exercise** (``<!-- exercise-notes -->``): what it asks, its answer, what to say first (its hint), and each
+  likely wrong answer with what it means. A function exercise lists the ideas its test cases check instead, in the
+  order they run.
+
+Nothing is written twice: a new misconception or response in an exercise module reaches the guides with
+``--write``, in both languages: English in ``docs/instructor.md``, Spanish in ``docs/es/notas-ejercicios.md``, in the
+translations of ``loopkit/core/locales/es``.
 
     python tools/exercise_notes.py           # print the English notes
     python tools/exercise_notes.py --write   # rewrite both files where they differ
@@ -26,16 +32,22 @@ sys.path.insert(0, str(ROOT))
 from loopkit.core.language import set_language, tr  # noqa: E402
 from loopkit.teaching.exercises import all_questions  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+import plans  # noqa: E402  (tools/plans.py: which exercises each plan does live)
+
 TARGETS = {"en": ROOT / "docs" / "instructor.md", "es": ROOT / "docs" / "es" / "notas-ejercicios.md"}
 BLOCK = re.compile(r"(<!-- exercise-notes -->\n).*?(<!-- /exercise-notes -->)", re.S)
+LIVE_BLOCK = re.compile(r"(<!-- live-notes -->\n).*?(<!-- /live-notes -->)", re.S)
 
 #: The words of the notes, in each language (the guide's own words, not loopkit's, so they live here).
 WORDS = {
-    "en": {"answer": "Answer", "say": "Say first", "wrong": "likely wrong answer", "means": "what it means, and what "
+    "en": {"live in": "Done live in", "live header": "| wrong answer | what it reveals | say to the room |",
+           "answer": "Answer", "say": "Say first", "wrong": "likely wrong answer", "means": "what it means, and what "
            "to say", "ideas": "What its cases check, in order",
            "items": "Why each choice is in the answer or not", "kind": {"value": "value", "prediction": "prediction",
                                                                           "function": "function"}},
-    "es": {"answer": "Respuesta", "say": "Di primero", "wrong": "respuesta errónea probable",
+    "es": {"live in": "En directo en", "live header": "| respuesta errónea | qué revela | qué decir a la sala |",
+           "answer": "Respuesta", "say": "Di primero", "wrong": "respuesta errónea probable",
            "means": "qué significa y qué decir", "ideas": "Qué comprueban sus casos, en orden",
            "items": "Por qué cada opción está en la respuesta o no",
            "kind": {"value": "valor", "prediction": "predicción", "function": "función"}},
@@ -92,12 +104,51 @@ def notes(language: str = "en") -> str:
         set_language("en")
 
 
+def _chapter_order(qid: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in qid.split("."))
+
+
+def live_exercises() -> list[str]:
+    """The exercises some plan does live, in chapter order."""
+    return sorted({qid for plan in plans.PLANS for qid in plan.live_exercises()}, key=_chapter_order)
+
+
+def live_notes(language: str = "en") -> str:
+    """For each live exercise: which plans do it, its answer, and each wrong answer with what it reveals and the
+    one-line response for the room. Raises ValueError when a live exercise lacks a response to a wrong answer."""
+    words = WORDS[language]
+    questions = all_questions()
+    set_language(language)
+    try:
+        parts = []
+        for qid in live_exercises():
+            question = questions[qid]
+            where = [plan for plan in plans.PLANS if qid in plan.live_exercises()]
+            missing = [answer for answer, why in question.misconceptions if why and question.response_to(answer) is None]
+            if missing:
+                raise ValueError(f"exercise {qid} is run live in the {where[0].name} plan but has no response to "
+                                 f"{missing}: add them to its question's responses")
+            titles = ", ".join(plan.title(language) or plan.name for plan in where)
+            parts.append(f"#### {qid} · {tr(question.title)} ({words['kind'][question.kind]})\n")
+            parts.append(f"{words['live in']}: {titles}. {words['answer']}: {_code(question.solution_value)}.\n")
+            rows = [words["live header"], "|---|---|---|"]
+            rows += [f"| {_cell(_code(answer))} | {_cell(tr(why))} | {_cell(tr(question.response_to(answer)))} |"
+                     for answer, why in question.misconceptions if why]
+            parts.append("\n".join(rows) + "\n")
+        return "\n".join(parts)
+    finally:
+        set_language("en")
+
+
 def rewritten(path: pathlib.Path, language: str) -> tuple[str, str]:
-    """``path``'s text as it is, and with its notes block replaced by today's notes."""
+    """``path``'s text as it is, and with its two notes blocks replaced by today's notes."""
     text = path.read_text(encoding="utf-8")
-    if not BLOCK.search(text):
-        raise SystemExit(f"{path.relative_to(ROOT)}: no <!-- exercise-notes --> ... <!-- /exercise-notes --> block")
-    return text, BLOCK.sub(lambda m: m.group(1) + "\n" + notes(language) + "\n" + m.group(2), text)
+    for block, name in ((BLOCK, "exercise-notes"), (LIVE_BLOCK, "live-notes")):
+        if not block.search(text):
+            raise SystemExit(f"{path.relative_to(ROOT)}: no <!-- {name} --> ... <!-- /{name} --> block")
+    new = BLOCK.sub(lambda m: m.group(1) + "\n" + notes(language) + "\n" + m.group(2), text)
+    new = LIVE_BLOCK.sub(lambda m: m.group(1) + "\n" + live_notes(language) + "\n" + m.group(2), new)
+    return text, new
 
 
 def main(argv: list[str] | None = None) -> int:

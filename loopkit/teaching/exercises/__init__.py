@@ -411,6 +411,16 @@ class Wrong:
     why: str
 
 
+def _read_responses(qid: str, responses: dict, wrong_answers: tuple) -> tuple[tuple[Any, str], ...]:
+    """The instructor's responses as (wrong answer, line) pairs, each checked: a listed wrong answer, one line."""
+    for answer, line in responses.items():
+        if not any(answer == wrong for wrong in wrong_answers):
+            raise ValueError(f"exercise {qid}: a response to {answer!r}, which is not one of its wrong answers")
+        if not isinstance(line, str) or not line.strip() or "\n" in line:
+            raise ValueError(f"exercise {qid}: the response to {answer!r} must be one line of text, got {line!r}")
+    return tuple(responses.items())
+
+
 def _read_wrong(wrong: Any) -> tuple[tuple[Any, str | None], ...]:
     """The known wrong answers as (answer, misconception) pairs; a function exercise lists wrong functions only."""
     if isinstance(wrong, dict):
@@ -425,6 +435,10 @@ class Question:
     the likely wrong answers: for a value or prediction, a dict from each wrong answer to the misconception behind
     it (or a list of :class:`Wrong`), which :meth:`check` prints when a learner gives that answer; for a function,
     known-wrong functions. The tests prove that the solution passes and every wrong answer fails.
+
+    ``responses`` gives, for some of the wrong answers, one line an instructor can say to the room when learners
+    give it (docs/instructor.md's notes on the live exercises, written by tools/exercise_notes.py): the
+    misconception tells the learner what went wrong, the response is what to do about it together.
 
     ``reveal`` says how the cell that reveals a prediction (tagged ``reveal`` in the chapter) shows the answer: a
     regular expression in which ``{answer}`` stands for the answer printed in any of its usual forms (see
@@ -444,6 +458,7 @@ class Question:
         wrong: Any,
         solution_code: str | None = None,
         reveal: str = "{answer}",
+        responses: dict | None = None,
     ) -> None:
         if kind not in KINDS:
             raise ValueError(f"exercise {qid}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -459,6 +474,7 @@ class Question:
             raise ValueError(f"exercise {qid}: give at least one wrong answer, so the tests can prove the check fails")
         self._hint = hint
         self.reveal = reveal
+        self.responses = _read_responses(qid, responses or {}, self.wrong_answers)
         # A solution written out by hand may carry comments in English; one read from the function's source or
         # from repr(solution) is code only, and is shown as it is in every language.
         self._solution_code_is_prose = solution_code is not None
@@ -473,6 +489,10 @@ class Question:
     def wrong_answers(self) -> tuple:
         """The known wrong answers, without their explanations."""
         return tuple(answer for answer, _ in self.misconceptions)
+
+    def response_to(self, answer: Any) -> str | None:
+        """The instructor's one-line response to the wrong answer ``answer`` (English), or None when it has none."""
+        return next((line for wrong, line in self.responses if wrong == answer), None)
 
     @property
     def item_reasons(self) -> dict:
@@ -550,8 +570,10 @@ class Question:
         print(tr("Solution ({qid}):", qid=self.qid) + "\n" + code)
 
     def texts(self) -> list[str]:
-        """Every English text this question shows a learner, so a test can prove each has a translation."""
+        """Every English text this question shows a learner (or an instructor, in the notes on the exercises), so a
+        test can prove each has a translation."""
         texts = [self.title, self._hint, *(why for _, why in self.misconceptions if why)]
+        texts.extend(line for _, line in self.responses)
         texts.extend(case.idea for case in self.cases if case.idea)
         texts.extend(self.item_reasons.values())
         if getattr(self._checker, "why", None):

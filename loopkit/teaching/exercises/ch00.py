@@ -37,6 +37,18 @@ q1 = Question(
         "back-to-back: turn 5 redoes turn 2 three turns later.",
         6: "Every turn is a tool call, but not every call is a repeat: the first time a call is made it is new work.",
     },
+    responses={
+        5:
+            "Number the six turns on the board, cross out each call's first occurrence (turns 1, 2 and 6), and "
+            "count what is left.",
+        2:
+            "Ask how many turns were wasted, not which calls came back: web_search came back twice, read_file "
+            "once.",
+        1:
+            "Point at turn 5 and ask whether it is new work, three turns after turn 2 made the same call.",
+        6:
+            "Ask what turn 1 repeats: nothing yet; a repeat needs an earlier copy of the same call.",
+    },
     reveal=r"^repeats = {answer}$",
 )
 

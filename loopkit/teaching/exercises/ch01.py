@@ -28,6 +28,18 @@ q1 = Question(
     },
     # The pair as normalize_args prints it, with the fallback quoted: the tuple (1, 2, 3) printed as a list would
     # read "[1, 2, 3]" too, but never "'[1, 2, 3]'".
+    responses={
+        '[1,2,3]':
+            "Run json.dumps([1,2,3]) on the projector: the space after each comma comes from the serializer, not "
+            "from the input.",
+        None:
+            "Ask what the argument names of a list would be: it has none, so args is {} and the list must be kept "
+            "as text.",
+        (1, 2, 3):
+            'Ask what a key is built from, then print type(normalize_args("[1,2,3]")[1]): it is text.',
+        '{}':
+            "Write the pair as (args, fallback) on the board and ask which half the question asks for.",
+    },
     reveal=r"^\(\{\}, {answer}\)$",
 )
 

@@ -102,6 +102,22 @@ q1 = Question(
         201: "Line 201 starts bucket 1, where this read already begins: line 350 is in bucket 1, so the key is "
         "a.py:1-1 from the start, and it changes when the end leaves bucket 1.",
     },
+    responses={
+        400:
+            "Work out (400 - 1) // 200 and (401 - 1) // 200 together: subtracting 1 is what keeps line 400 in "
+            "bucket 1.",
+        399:
+            "Ask which bucket lines 399 and 400 are in: both in bucket 1, so the key cannot change yet.",
+        550:
+            "Draw the file as fixed slices 1-200, 201-400, 401-600 and mark the read on it: buckets do not start "
+            "where a read starts.",
+        600:
+            "Ask for the key at end_line 401: a.py:1-2 already differs from a.py:1-1, so the key changes at a "
+            "bucket's first line.",
+        201:
+            "Ask which bucket the start, line 350, is in: bucket 1, so the key is a.py:1-1 from the start and "
+            "line 201 lies behind it.",
+    },
     reveal=r"^first_new = {answer}$",
 )
 

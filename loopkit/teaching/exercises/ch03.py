@@ -42,6 +42,17 @@ q1 = Question(
         0: "The calls are still counted, as one action seen three times: for the detector the 2nd and 3rd calls "
         "are repeats, a false loop.",
     },
+    responses={
+        3:
+            "Print SALIENT_FIELDS and ask which of run_sql's arguments is on it: only query counts, and params is "
+            "dropped.",
+        2:
+            "Ask which argument differs between the three calls: only params, which is not salient, so all three "
+            "keys are equal.",
+        0:
+            "Ask what the detector does with three equal keys: it counts one action three times, so two honest "
+            "lookups look like repeats.",
+    },
     reveal=r"^different_actions = {answer}$",
 )
 

@@ -66,6 +66,21 @@ q2 = Question(
         2: "After the eviction (when s3 arrives) the loop writes the long thread only once more, in the turn of s4: "
         "get('long', 0) + 1 gives 1.",
     },
+    responses={
+        5:
+            "Ask which dict refreshes a key on a write: LRUDict; in BoundedDict the busy thread keeps its first "
+            "place and goes first.",
+        0:
+            "Ask what the turn after the eviction does: it writes long again, as a new key with 1 turn.",
+        3:
+            "Ask what the 3 in BoundedDict(3) counts: threads (keys), not turns.",
+        4:
+            "Ask what an eviction keeps of a thread: nothing; its 4 turns are gone, and its next write starts at "
+            "1.",
+        2:
+            "Step through the last two turns on the board: after s3 evicts it, long is written only once more, "
+            "when s4 arrives.",
+    },
     reveal=r"^flood\(BoundedDict\) = \({answer}, ",
 )
 

@@ -43,6 +43,27 @@ q1 = Question(
             "Thresholds are reached, not exceeded: the fingerprint's count of 2 on turn 2 equals warn_threshold, "
             "and that warns.",
     },
+    responses={
+        ("ok", "warn", "ok", "ok"):
+            "Ask what happens to a batch whose fingerprint is already warned: it falls through to the frequency "
+            "layer, which counts bash.",
+        ("ok", "warn", "stop", "stop"):
+            "Ask which version the chapter runs: at the pinned commit turn 2's hash warning returns before bash "
+            "is counted; the turn-3 stop is the later model of chapter 07.",
+        ("ok", "warn", "warn", "ok"):
+            "Ask which check the frequency layer makes first: the hard limit, before it looks at the warned mark.",
+        ("ok", "warn", "warn", "warn"):
+            "Ask which limit belongs to which layer: hard_limit=9 is the hash layer's, tool_freq_hard_limit=3 the "
+            "frequency layer's.",
+        ("ok", "warn", "ok", "stop"):
+            "Ask whose mark turn 2 set: the fingerprint's; bash keeps marks of its own, and has none yet.",
+        ("ok", "ok", "warn", "warn"):
+            "Ask whether a count of 2 warns when warn_threshold is 2: it does, because thresholds are compared "
+            "with >=.",
+        ("ok", "ok", "warn", "stop"):
+            "Ask whether a count of 2 warns when warn_threshold is 2: it does, on turn 2, because the comparison "
+            "is >=.",
+    },
     reveal=r"^actions = {answer}$",
 )
 
@@ -196,6 +217,24 @@ q4 = Question(
                   "never reaches 90, so nothing stops it.",
         (80, 60): "The hard limit must be at least the warn limit; DetectorConfig refuses (80, 60).",
         60: "An override is a (warn, hard) pair: the warn limit and the hard limit of that one tool.",
+    },
+    responses={
+        (30, 50):
+            "Ask which bash call of the pipeline warns under the defaults: the 30th, so the warn limit must rise "
+            "above 40.",
+        (40, 60):
+            "Ask what bash's count is at the pipeline's 40th call: 40, which reaches a warn limit of 40.",
+        (40, 80):
+            "Keep the 80 and ask for the smallest warn limit that stays quiet through 40 calls: 41.",
+        (60, 90):
+            "Ask when a runaway of 80 different bash commands stops with a hard limit of 90: never, within its 80 "
+            "calls.",
+        (80, 60):
+            'Build DetectorConfig(tool_freq_overrides={"bash": (80, 60)}) on the projector and read its error '
+            "together.",
+        60:
+            'Ask what an override holds: a (warn, hard) pair for one tool, as tool_freq_overrides={"bash": (warn, '
+            "hard)} shows.",
     },
     reveal=r"^{answer} -> pipeline_quiet=True runaway_stopped=True$",
 )
