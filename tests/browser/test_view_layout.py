@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from lab_fixtures import chromium, lab_server  # noqa: F401  (pytest fixtures)
 from labdriver import ROOT, ChapterPage
 from notebook_tools import all_chapters, chapter_id, chapters
 
