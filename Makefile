@@ -19,7 +19,7 @@ help:
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
-	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks in place, top to bottom"
+	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks (and the instructor's notebooks) in place"
 	@echo "make architecture  redraw the diagram of loopkit's floors in docs/architecture.md from the code"
 	@echo "make bench      run every benchmark and print one table of their results"
 	@echo "make lock       re-resolve the locks (binder/requirements.txt, requirements-test.txt) from the *.in lists"
@@ -100,7 +100,7 @@ test-quick: check-venv $(TEST_STAMP)
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
 notebooks: check-venv $(TEST_STAMP)
-	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb
+	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb notebooks/instructor/*.ipynb
 
 # The diagram of docs/architecture.md, drawn from loopkit's folders and imports (tests/test_architecture.py fails when
 # it is stale). Standard library only, so it needs no .venv.

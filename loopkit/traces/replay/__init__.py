@@ -16,10 +16,10 @@ thread: the pinned version keeps one budget per thread anyway, the run-scoped ve
 
 from __future__ import annotations
 
-from .reports import TRANSCRIPT_SUFFIXES, RunReport, report_paths, report_run, transcript_files
+from .reports import TRANSCRIPT_SUFFIXES, RunReport, report_bytes, report_paths, report_run, transcript_files
 from .steps import REPLAY_THREAD, Step, Tally, explain, replay_batches
 from .wording import call_names, display_name, short_where, summary_line
 
-__all__ = ["Step", "Tally", "RunReport", "explain", "replay_batches", "report_run", "report_paths",
+__all__ = ["Step", "Tally", "RunReport", "explain", "replay_batches", "report_run", "report_paths", "report_bytes",
            "transcript_files", "summary_line", "short_where", "call_names", "display_name", "TRANSCRIPT_SUFFIXES",
            "REPLAY_THREAD"]

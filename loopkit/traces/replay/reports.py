@@ -6,6 +6,7 @@ Tool names: unless told otherwise, each run applies the tool-map preset of the f
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -25,8 +26,8 @@ from ..adapters import (
 from ..tool_maps import DETECTED, ToolMap
 from .steps import Step, Tally, explain, replay_batches
 
-__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths", "files_to_replay",
-           "report_file"]
+__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths", "report_bytes",
+           "files_to_replay", "report_file"]
 
 
 @dataclass
@@ -174,6 +175,26 @@ def report_paths(paths: Iterable[str], config: DetectorConfig | None = None, *, 
             yield item
         else:
             yield from report_file(item, *options)
+
+
+def report_bytes(data: bytes, name: str, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+                 max_bytes: int = DEFAULT_MAX_BYTES, tool_map: ToolMap | None = None, on_step=None,
+                 with_state: bool = False) -> Iterator[RunReport]:
+    """:func:`report_paths` for one file held in memory (a browser upload), read as if it were called ``name``: the
+    name says JSON Lines or not and locates every error, and nothing is written to disk.
+
+    >>> [report.verdict for report in report_bytes(b'{"role": "user", "content": "hi"}\\n', "chat.jsonl")]
+    ['quiet']
+    """
+    stream = io.BytesIO(data)
+    stream.name = name  # what the readers call the file (sources.open_inputs reads a stream's name)
+    reading = dict(max_bytes=max_bytes, max_record_bytes=DEFAULT_MAX_RECORD_BYTES, skip_bad_records=False,
+                   on_bad_record=None)
+    for report in report_file(stream, config, upstream, "auto", reading, {}, None, tool_map, on_step, None,
+                              with_state):
+        report.source = name  # not the stream's repr
+        report.path = name if report.path == str(stream) else report.path
+        yield report
 
 
 def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
