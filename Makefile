@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.test-installed
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick notebooks architecture bench lock clean help check-venv
+.PHONY: lab test test-quick lint notebooks translations messages architecture bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -20,7 +20,10 @@ help:
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
 	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
-	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks in place, top to bottom"
+	@echo "make lint       Ruff and mypy on loopkit/ (the first step of make test and make test-quick)"
+	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks (and the instructor's notebooks) in place"
+	@echo "make messages   extract loopkit's texts with Babel (babel.cfg) and add the new ones to each .po catalog"
+	@echo "make translations  compile the .po catalogs into the .mo files loopkit reads (make lab and make test do it)"
 	@echo "make architecture  redraw the diagram of loopkit's floors in docs/architecture.md from the code"
 	@echo "make bench      run every benchmark and print one table of their results"
 	@echo "make lock       re-resolve the locks (binder/requirements.txt, requirements-test.txt) from the *.in lists"
@@ -56,6 +59,7 @@ $(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/ove
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
 	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python binder/install_lab_settings.py
+	$(COMPILE_MESSAGES)
 	@touch $(LAB_STAMP)
 
 $(TEST_STAMP): $(LAB_STAMP) $(NODE_STAMP) requirements-test.txt
@@ -71,6 +75,33 @@ $(NODE_STAMP): package.json package-lock.json
 	  mkdir -p $(VENV)/node && cp package.json package-lock.json $(VENV)/node/ && \
 	  (cd $(VENV)/node && npm ci --no-audit --no-fund --no-update-notifier --loglevel=warn) && touch $@; \
 	else echo "npm not found: the hub test and the accessibility check will fail (install Node.js and npm, e.g. apt-get install nodejs npm)" >&2; fi
+
+# The translations: one gettext catalog per language, loopkit/core/locales/<code>/LC_MESSAGES/loopkit.po (committed),
+# compiled by Babel (in the lock) into the loopkit.mo beside it (git-ignored), which loopkit reads. Every target that
+# runs loopkit depends on the .mo files, so an edited .po is compiled again before it is used; binder/postBuild runs
+# the same command. --statistics prints how many messages each catalog translates.
+CATALOGS := $(wildcard loopkit/core/locales/*/LC_MESSAGES/loopkit.po)
+COMPILED := $(CATALOGS:.po=.mo)
+COMPILE_MESSAGES = $(BIN)/pybabel compile --domain loopkit --directory loopkit/core/locales --statistics
+
+translations: $(COMPILED)
+
+$(COMPILED): %.mo: %.po | $(LAB_STAMP)
+	$(BIN)/pybabel compile --statistics --input-file $< --output-file $@
+
+# A new or reworded text: `make messages` extracts every message (tools/babel_extract.py, named by babel.cfg) into
+# build/loopkit.pot and adds the new ones, untranslated, to each .po (no fuzzy guesses, no obsolete entries kept);
+# then write each new msgstr and run the tests. tests/test_language.py runs the same extraction and fails when the
+# catalog is not current.
+BABEL := $(BIN)/python -m babel.messages.frontend --quiet
+EXTRACT_OPTIONS := --mapping-file babel.cfg --width 120 --add-location file --sort-by-file --project loopkit \
+                   --version 0.1.0
+UPDATE_OPTIONS := --domain loopkit --width 120 --no-fuzzy-matching --ignore-obsolete --ignore-pot-creation-date
+
+messages: $(LAB_STAMP)
+	@mkdir -p build
+	$(BABEL) extract $(EXTRACT_OPTIONS) --output-file build/loopkit.pot loopkit
+	$(BABEL) update $(UPDATE_OPTIONS) --input-file build/loopkit.pot --output-dir loopkit/core/locales
 
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -91,7 +122,7 @@ CHAPTERS := $(wildcard notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ip
 # `jupyter trust` first: JupyterLab shows a widget view stored in an untrusted notebook as its plain-text repr, so the
 # chapters are signed (in Jupyter's data folder, as a learner's own save does) every time, since `make notebooks` or a
 # pull changes them; a chapter opened before it runs then draws its views from the state it stores.
-lab: check-venv $(LAB_STAMP)
+lab: check-venv $(LAB_STAMP) $(COMPILED)
 	@test -n "$(START_$(TRACK))" || { echo "TRACK must be en or es, got '$(TRACK)'" >&2; exit 1; }
 	$(BIN)/jupyter trust $(CHAPTERS) >/dev/null
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK)) \
@@ -100,18 +131,26 @@ lab: check-venv $(LAB_STAMP)
 # Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
 # --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
 # Binder-like and hub tests one at a time, since each starts servers of its own.
-test: check-venv $(TEST_STAMP)
+test: check-venv $(TEST_STAMP) $(COMPILED)
+	@$(MAKE) --no-print-directory lint
 	@tools/ensure_chromium.sh
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
 	$(BIN)/python -m pytest -m "browser or binder or hub"
 
 # For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
 # purpose, and pytest's summary says how many ("N deselected").
-test-quick: check-venv $(TEST_STAMP)
+test-quick: check-venv $(TEST_STAMP) $(COMPILED)
+	@$(MAKE) --no-print-directory lint
 	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
 
-notebooks: check-venv $(TEST_STAMP)
-	$(BIN)/python tools/run_notebooks.py $(CHAPTERS)
+# Ruff, then mypy, on loopkit/ (their settings are in pyproject.toml, their versions in requirements-test.in), before
+# any test runs: a few seconds, and mypy keeps its cache in build/mypy-cache. Each names the file and line it objects to.
+lint: check-venv $(TEST_STAMP)
+	@$(BIN)/ruff check --quiet loopkit || { echo "make lint: Ruff found the problems above in loopkit/ (rules: [tool.ruff] in pyproject.toml)" >&2; exit 1; }
+	@$(BIN)/mypy --cache-dir build/mypy-cache || { echo "make lint: mypy found the type errors above in loopkit/ ([tool.mypy] in pyproject.toml)" >&2; exit 1; }
+
+notebooks: check-venv $(TEST_STAMP) $(COMPILED)
+	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb notebooks/instructor/*.ipynb
 
 # The diagram of docs/architecture.md, drawn from loopkit's folders and imports (tests/test_architecture.py fails when
 # it is stale). Standard library only, so it needs no .venv.
@@ -120,7 +159,7 @@ architecture:
 
 # Every benchmarks/bench_*.py, one after the other, then one table; a benchmark that misses its goal or fails is a
 # row like the others (benchmarks/README.md has the protocol). The exit status is 1 when any row failed.
-bench: check-venv $(LAB_STAMP)
+bench: check-venv $(LAB_STAMP) $(COMPILED)
 	$(BIN)/python benchmarks/run_all.py
 
 # The locks, re-resolved by uv (pinned in requirements-lock-tool.txt, installed under build/lock-tool) from the short

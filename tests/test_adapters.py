@@ -424,3 +424,68 @@ def test_the_container_stays_english_for_code(spanish):
     small_talk = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "small_talk.openai_chat.json"
     assert load_trace(small_talk).describe().endswith("sin llamadas a herramientas en 3 mensajes en un array JSON; "
                                                      "nada que reproducir")
+
+
+# -- the survivors of the mutation run (tools/mutants.py): calls without ids ---------------------------------------
+def gemini_line(message_id, calls, kind="gemini"):
+    return json.dumps({"id": message_id, "type": kind, "content": "", "toolCalls": calls}) + "\n"
+
+
+def test_calls_without_ids_in_one_turn_stay_separate_calls(tmp_path):
+    ls_a = {"name": "ls", "args": {"path": "a"}}
+    ls_b = {"name": "ls", "args": {"path": "b"}}
+    path = tmp_path / "session.jsonl"
+    path.write_text(gemini_line("u1", [], "user") + gemini_line("m1", [ls_a, ls_b]))
+    runs = [[batch.calls for batch in run] for run in iter_runs(path)]
+    assert runs == [[[{**ls_a, "id": None}, {**ls_b, "id": None}]]]
+
+
+def test_a_turn_rewritten_under_one_message_id_replaces_a_call_by_its_id_and_keeps_id_less_calls(tmp_path):
+    first = {"id": "c1", "name": "read_file", "args": {"file_path": "a.py"}}
+    updated = {**first, "args": {"file_path": "a.py", "limit": 10}}
+    no_id = {"name": "ls", "args": {"path": "."}}
+    path = tmp_path / "session.jsonl"
+    path.write_text(gemini_line("u1", [], "user") + gemini_line("m1", [first]) + gemini_line("m1", [updated, no_id])
+                    + gemini_line("u2", [], "user"))
+    runs = [[batch.calls for batch in run] for run in iter_runs(path)]
+    assert runs == [[[updated, {**no_id, "id": None}]]]
+
+
+def test_a_consecutive_batch_is_located_at_its_first_call():
+    samples = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+    batches = [(b.where.rsplit(":", 1)[1], [c["id"] for c in b.calls]) for run in iter_runs(samples / "codex_rollout.jsonl")
+               for b in run]
+    assert batches == [("7", ["call_cx1", "call_cx2"]), ("12", ["call_cx3"]), ("14", ["call_cx4"])]  # cx2 is line 8
+
+
+def test_unread_records_keep_counting_the_shapes_already_kept():
+    from loopkit.traces.adapters.batching import Batcher
+
+    batcher = Batcher()
+    for i in [0, 1, 2, 3, 4, 5, 0]:  # six shapes, five kept; then the first one again
+        list(batcher.feed(f"t.jsonl:{i + 1}", {f"k{i}": 1}))
+    assert batcher.unread_total == 7
+    assert batcher.shapes() == ("2 with keys 'k0', 1 with keys 'k1', 1 with keys 'k2', 1 with keys 'k3', "
+                                "1 with keys 'k4', 1 of other shapes")
+
+def test_a_run_carries_one_frozen_counts_record_of_what_was_read(tmp_path):
+    import dataclasses
+
+    from loopkit.traces.adapters import ReadCounts, iter_runs
+
+    path = tmp_path / "t.jsonl"
+    lines = [{"role": "user", "content": "go"}, {"type": "note"},
+             {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",
+                                                   "function": {"name": "ls", "arguments": "{}"}}]}]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines) + '{"role": "assis')
+    run = next(iter_runs(path))  # read before asking for the next run
+    batches = list(run)
+    counts = run.counts
+    assert isinstance(counts, ReadCounts) and counts.batches == len(batches) == 1
+    # three whole lines (a user prompt, a note no format reads, one call) and a cut-off fourth, counted by hand
+    assert (counts.format, counts.records, counts.messages, counts.calls, counts.turns, counts.unread) == (
+        "openai-chat", 3, 2, 1, 1, 1)
+    assert counts.cut_off == f"{path}:4" and counts.bad_records == 0
+    assert (run.messages, run.batches, run.calls, run.turns, run.cut_off) == (2, 1, 1, 1, f"{path}:4")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        counts.calls = 0

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loopkit import DetectorConfig, PinnedMiddleware, RunScopedMiddleware
-from loopkit.teaching.agent_loop import WARNING_NAME, AgentLoop, Run, append_text
+from loopkit.teaching.agent_loop import WARNING_NAME, AgentLoop, AgentRun, append_text
 from loopkit.teaching.conversation import check_pairing, format_messages
 
 
@@ -207,7 +207,7 @@ def test_bad_arguments_are_named():
         loop.start([A], task=None)
     with pytest.raises(ValueError, match="max_turns must be at least 1, got 0"):
         loop.run([A], max_turns=0)
-    with pytest.raises(TypeError, match="run must be a Run"):
+    with pytest.raises(TypeError, match="run must be an AgentRun"):
         loop.step("r1")
 
 
@@ -225,7 +225,7 @@ def test_bad_calls_are_named_before_anything_changes(script, says):
 
 def test_run_object_is_what_start_returns():
     run = AgentLoop().start([A])
-    assert isinstance(run, Run) and run.status == "running" and not run.done and run.steps == []
+    assert isinstance(run, AgentRun) and run.status == "running" and not run.done and run.steps == []
 
 
 # -- check_pairing and format_messages ---------------------------------------------------------------------------

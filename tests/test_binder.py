@@ -253,8 +253,9 @@ def test_the_base_environment_is_read_from_repo2dockers_own_lock():
 # ---------------------------------------------------------------------------------------------------------------
 # a Binder-like environment
 
+# What a clone has not: git-ignored files, the compiled translations (*.mo) among them, which postBuild makes.
 _COPY_IGNORE = shutil.ignore_patterns(
-    ".venv", ".git", "build", ".hypothesis", ".pytest_cache", "__pycache__", "*.egg-info", ".ipynb_checkpoints"
+    ".venv", ".git", "build", ".hypothesis", ".pytest_cache", "__pycache__", "*.egg-info", ".ipynb_checkpoints", "*.mo"
 )
 
 
@@ -400,8 +401,12 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     install = run("python", "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt", check=False)
     assert install.returncode == 0, f"pip install -r binder/requirements.txt failed:\n{install.stdout}{install.stderr}"
     after_install = _environment_listing(run)
-    # ... then, with the whole repository copied in, postBuild; and pip check.
+    # ... then, with the whole repository copied in, postBuild (which compiles the translations); and pip check.
+    compiled = sorted(path.relative_to(repo) for path in repo.rglob("*.mo"))
+    assert not compiled, f"the copy should start without compiled catalogs, as a clone does: {compiled}"
     run("bash", "binder/postBuild")
+    catalogs = sorted(path.relative_to(repo).with_suffix("") for path in repo.glob("loopkit/core/locales/*/*/*.po"))
+    assert catalogs and catalogs == sorted(path.relative_to(repo).with_suffix("") for path in repo.rglob("*.mo"))
     check = run("python", "-m", "pip", "check", check=False)
     after = _environment_listing(run)
 
@@ -430,7 +435,11 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
                 and version != pins.get(name, base.pypi.get(name))}
     assert not unpinned, f"packages pinned neither by binder/requirements.txt nor by the base image: {unpinned}"
 
-    # postBuild's effects: loopkit from the copy, the lab settings overrides, the widgets extension enabled.
+    # postBuild's effects: loopkit from the copy, the Spanish catalog compiled, the lab settings overrides, the
+    # widgets extension enabled.
+    spanish = run("python", "-c", "from loopkit.core.language import set_language, tr; set_language('es'); print(tr('Why: {why}.', "
+                  "why='x'))").strip()
+    assert spanish == "Motivo: x.", spanish
     where = run("python", "-c", "import loopkit, sys; print(loopkit.__file__); print(sys.prefix)").split()
     assert pathlib.Path(where[0]).is_relative_to(repo) and pathlib.Path(where[1]) == venv
     overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"

@@ -475,3 +475,72 @@ def test_the_report_stays_english_inside_a_spanish_chapter(capsys):
         set_language("en")
     assert spanish == english
     assert "openai-chat (auto-detected) in JSON Lines; 42 messages, 20 batches" in spanish[1]
+
+
+# -- survivors of the mutation run (tools/mutants.py): the table's alignment, and files counted apart from runs ----
+def test_the_rows_right_align_their_counts_and_the_aggregate_counts_files_apart_from_runs(tmp_path, capsys):
+    from loopkit.cli import main
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a_loop.jsonl").write_bytes(LOOP.read_bytes())
+    samples = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
+    (folder / "b_two_runs.jsonl").write_bytes((samples / "openhands_output.jsonl").read_bytes())  # two runs
+    assert main(["replay", "--jobs", "1", str(folder)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    header, loop_row = lines[0], next(line for line in lines if "a_loop.jsonl" in line)
+    for column, value in (("batches", "20"), ("calls", "20")):  # counts end under the end of their column's name
+        end = header.index(column) + len(column)
+        assert loop_row[end - len(value) - 1:end] == " " + value, (column, loop_row)
+    assert lines[-1].startswith("3 runs in 2 files: ")
+
+
+def test_a_size_of_zero_is_refused():
+    from loopkit.cli.options import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["replay", "--max-bytes", "0", "t.jsonl"])
+    assert stopped.value.code == 2
+    assert build_parser().parse_args(["replay", "--max-bytes", "1K", "t.jsonl"]).max_bytes == 1024
+
+# -- issue 26: one options object; the tool map's counts and problems reach the summary ------------------------------
+
+
+def test_a_map_rule_that_never_applies_is_reported_for_one_run_and_for_many(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text(chat_line(0, "Read", {"file_path": "a.py", "offset": 1, "limit": 10}) +
+                    chat_line(1, "Read", {"file_path": "b.py", "offset": 1, "limit": 10}))
+    one = replay(path, "--tool-map", "claude-code", "--map", "Nope=bash")
+    assert one.returncode == 0
+    assert "tool map claude-code: mapped Read -> read_file (2); --map Nope=bash: never applied" in one.stdout
+    summary = json.loads(replay(path, "--tool-map", "claude-code", "--map", "Nope=bash", "--json")
+                         .stdout.splitlines()[-1])["summary"]
+    assert summary["mapped"] == {"Read -> read_file": 2} and summary["map_problems"] == {
+        "--map Nope=bash: never applied": 1}
+    other = tmp_path / "u.jsonl"
+    other.write_text(chat_line(0, "Nope", {"command": "ls"}))
+    many = replay(path, other, "--tool-map", "claude-code", "--map", "Nope=bash", "--map", "Never=bash")
+    assert many.returncode == 0
+    assert many.stdout.splitlines()[-2] == ("tool maps over 2 runs: mapped Read -> read_file (2), Nope -> bash (1); "
+                                            "--map Never=bash: never applied in any run")
+    records = [json.loads(line) for line in replay(path, other, "--tool-map", "claude-code", "--map", "Nope=bash",
+                                                    "--json").stdout.splitlines()]
+    assert records[-1]["aggregate"]["mapped"] == {"Read -> read_file": 2, "Nope -> bash": 1}
+    assert "map_problems" not in records[-1]["aggregate"]  # Nope=bash applied in u.jsonl
+
+
+def test_every_count_of_the_detector_config_is_a_flag_and_reaches_the_config():
+    import dataclasses
+
+    from loopkit import DetectorConfig
+    from loopkit.cli.options import build_parser, detector_config
+
+    counts = [f.name for f in dataclasses.fields(DetectorConfig) if f.name != "tool_freq_overrides"]
+    wanted = {name: getattr(DetectorConfig(), name) + 7 for name in counts}  # each a value no default has
+    wanted["hard_limit"] = wanted["warn_threshold"] + 1
+    wanted["tool_freq_hard_limit"] = wanted["tool_freq_warn"] + 1
+    argv = ["replay", "t.jsonl"]
+    for name, value in wanted.items():
+        argv += ["--" + name.replace("_", "-"), str(value)]
+    config = detector_config(build_parser().parse_args(argv))
+    assert {name: getattr(config, name) for name in counts} == wanted

@@ -168,3 +168,45 @@ def test_a_bomb_stays_in_steady_memory(tmp_path):
     small_kb = peak_kb(small, 32 << 20)[1]
     assert what == "refused"
     assert bomb_kb - small_kb < 128 * 1024, f"peak RSS grew from {small_kb} KB to {bomb_kb} KB"
+
+
+# -- the survivors of the mutation run (tools/mutants.py): the --max-bytes and --max-record-bytes boundaries -------
+def test_a_gzip_member_of_exactly_max_bytes_is_read_and_one_byte_less_refuses_it(tmp_path):
+    plain = CHAT.read_bytes()
+    packed = gzip_copy(CHAT, tmp_path / "chat.jsonl.gz")
+    assert batches(packed, max_bytes=len(plain)) == batches(CHAT)
+    with pytest.raises(TraceError, match=rf"^{packed}: expands past {len(plain) - 1} bytes, the limit"):
+        batches(packed, max_bytes=len(plain) - 1)
+
+
+def test_a_zip_member_declaring_exactly_max_bytes_is_read_and_one_more_is_refused(tmp_path):
+    text = CHAT.read_text()
+    size = len(text.encode())
+    archive = tmp_path / "runs.zip"
+    zip_of(archive, {"chat.jsonl": text})
+    assert batches(archive, max_bytes=size) == batches(CHAT)
+    with pytest.raises(TraceError, match=rf"\[chat\.jsonl\]: declares {size} bytes, more than the limit of {size - 1}"):
+        batches(archive, max_bytes=size - 1)
+
+
+def test_a_record_of_exactly_max_record_bytes_is_read_and_one_byte_more_is_refused(tmp_path):
+    line = json.dumps({"role": "assistant", "content": "ok", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}]})
+    path = tmp_path / "one.jsonl"
+    path.write_text(line + "\n")
+    assert batches(path, max_record_bytes=len(line)) == [[[{"name": "bash", "args": '{"command": "ls"}', "id": "c1"}]]]
+    with pytest.raises(TraceError, match=rf"^{path}:1: a line longer than {len(line) - 1} bytes"):
+        batches(path, max_record_bytes=len(line) - 1)
+
+
+def test_zip_members_are_read_in_name_order_whatever_order_they_were_written_in(tmp_path):
+    archive = tmp_path / "runs.zip"
+    second = json.dumps({"role": "assistant", "tool_calls": [
+        {"id": "b", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}) + "\n"
+    first = second.replace('"id": "b"', '"id": "a"')
+    zip_of(archive, {"z.jsonl": second, "a.jsonl": first})
+    paths = []
+    for run in iter_runs(archive):
+        paths.append(run.path)
+        list(run)  # read it, so the archive moves on to the next member
+    assert paths == [f"{archive}[a.jsonl]", f"{archive}[z.jsonl]"]

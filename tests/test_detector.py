@@ -333,3 +333,63 @@ def test_later_read_file_is_keyed_by_its_exact_window():
     assert actions(pinned(), pages) == ["ok", "ok", "warn", "ok", "stop"]  # one 200-line bucket
     assert actions(later(), pages) == ["ok"] * 5
     assert later().observe(pages[0], "t").fingerprint == fingerprint(pages[0], read_key=read_window)
+
+
+# -- the survivors of the mutation run (tools/mutants.py): severity-first marks at the decay boundary -------------
+# One call per batch, each with its own arguments, so the hash layer never speaks: only the tool-name window does.
+# warn at 3, stop at 5, and a window of 5 calls (freq_window is max(window_size, tool_freq_hard_limit)).
+DECAY = DetectorConfig(window_size=5, warn_threshold=10, hard_limit=10, tool_freq_warn=3, tool_freq_hard_limit=5)
+
+
+def severity_first_actions(names):
+    detector = SeverityFirstDetector(DECAY)
+    return [detector.observe([{"name": name, "args": {"n": i}}], "s").action for i, name in enumerate(names)]
+
+
+def test_severity_first_unmarks_a_tool_pushed_out_to_one_below_its_warn_limit():
+    # a, x, a, y, a: a's third call warns. z pushes the oldest a out: two a's are left, below 3, so a's burst has
+    # decayed and the mark goes. The next a (x pushed out) brings it back to 3 in the window: a warns again.
+    assert severity_first_actions("axayaza") == ["ok", "ok", "ok", "ok", "warn", "ok", "warn"]
+
+
+def test_severity_first_keeps_the_mark_while_the_pushed_out_tool_is_still_at_its_warn_limit():
+    # a warns at its third call; a fourth a is still marked. x fills the window; y pushes an a out, and three a's
+    # are left: still at the warn limit, so the mark stays, and the next a (three again) does not warn twice.
+    assert severity_first_actions("aaaaxya") == ["ok", "ok", "warn", "ok", "ok", "ok", "ok"]
+
+
+# -- more survivors of the mutation run: exact limits, what a window keeps, what a look does to the LRU -------------
+def test_limits_may_be_equal_and_one_below_is_refused():
+    assert DetectorConfig(warn_threshold=4, hard_limit=4, tool_freq_warn=7, tool_freq_hard_limit=7,
+                          tool_freq_overrides={"bash": (9, 9)}).thresholds_for("bash") == (9, 9)
+    with pytest.raises(ValueError, match=r"tool_freq_overrides\['bash'\]: hard \(8\) must be >= warn \(9\)"):
+        DetectorConfig(tool_freq_overrides={"bash": (9, 8)})
+
+
+def test_a_window_forgets_what_left_it_entirely():
+    window = CountingWindow(2)
+    for item in "aab":
+        window.push(item)
+    window.push("c")
+    assert window.counts == {"b": 1, "c": 1} and list(window.items) == ["b", "c"]
+
+
+def test_looking_at_a_scope_does_not_save_it_from_eviction_but_using_it_does():
+    detector = PinnedDetector(DetectorConfig(max_tracked_threads=2))
+    ls = [{"name": "ls", "args": {"path": "."}}]
+    detector.observe(ls, "s1")
+    detector.observe(ls, "s2")
+    assert detector.snapshot("s1") is not None  # a look: s1 stays the least recently used
+    detector.observe(ls, "s3")
+    assert detector.scopes == ["s2", "s3"]
+    detector.observe(ls, "s2")  # a use: s2 becomes the most recent, so s3 goes next
+    detector.observe(ls, "s4")
+    assert detector.scopes == ["s2", "s4"]
+
+
+def test_a_batch_fingerprint_counts_each_call_as_often_as_it_is_made():
+    ls = {"name": "ls", "args": {"path": "."}}
+    grep = {"name": "grep", "args": {"pattern": "x"}}
+    assert fingerprint([ls, ls]) != fingerprint([ls])
+    assert fingerprint([ls, ls, grep]) != fingerprint([ls, grep, grep])
+    assert fingerprint([ls, grep, ls]) == fingerprint([ls, ls, grep])

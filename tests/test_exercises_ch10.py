@@ -150,8 +150,8 @@ def test_10_4_respacing_fools_the_fingerprint_but_not_the_tool_budget():
 
 def test_10_4_the_spanish_solution_code_is_the_same_program_with_spanish_comments():
     """q4.solution() shows the catalog's Spanish text in the Spanish track: running it must give the same answer."""
-    from loopkit.core.language import catalog
+    from loopkit.core.language import translations
 
-    spanish = catalog("es")[None, ch10.EVASIVE_TRACE_CODE]
+    spanish = translations("es").gettext(ch10.EVASIVE_TRACE_CODE)
     assert "diez acciones distintas" in spanish and "ten different actions" not in spanish
     assert ch10._run_solution_code(spanish) == ch10.q4.solution_value

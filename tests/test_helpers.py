@@ -129,3 +129,11 @@ def test_fingerprint_names_the_bad_call():
 def test_fingerprint_explains_unkeyable_arguments():
     with pytest.raises(TypeError, match=r"calls\[0\] has arguments that cannot be keyed"):
         fingerprint([{"name": "write_file", "args": {1: "a", "b": 2}}])
+
+
+# -- a survivor of the mutation run (tools/mutants.py): JSON that is not an object keys by its value, not its text --
+def test_json_that_is_not_an_object_keys_by_its_value_not_by_its_spacing():
+    assert normalize_args("[1,2]") == ({}, "[1, 2]") == normalize_args("[1, 2]")
+    assert normalize_args('"ls"') == ({}, '"ls"')
+    spaced, tight = ({"name": "bash", "args": text} for text in ("[1, 2]", "[1,2]"))
+    assert fingerprint([spaced]) == fingerprint([tight])

@@ -5,7 +5,9 @@ The module's fixture serves this repository's HEAD over git's smart HTTP protoco
 ``<git server>/loopkit-workbook/loopkit``, so the clone's folder is ``loopkit`` as it is from GitHub) and starts
 JupyterHub with its DummyAuthenticator and SimpleLocalProcessSpawner (tests/hub/hubprocess.py). The tests then
 run in order, as a workshop does: twenty learners follow the link at once; each runs chapter 00 and chapter 05
-on their own server; a new commit is pulled a second time; a tag is tried as ``branch``; a wrong URL is shown.
+on their own server and answers a few of their exercises below them, some wrong with known misconceptions (the hub
+turns the room view on, as docs/jupyterhub.md says); the instructor's room view then shows what they answered; a
+new commit is pulled a second time; a tag is tried as ``branch``; a wrong URL is shown.
 Teardown stops every process by id and fails if any is left.
 
 The figures (hub memory, per-learner peak memory, login to chapter 00, and the machine's load average while it
@@ -38,6 +40,8 @@ import pytest
 from hub.gitserver import GitHttpServer
 from hub.hubprocess import BROKEN_PREFIX, Hub, HubUnavailable
 from hub.learner import Learner, SpawnFailed
+from hub.room_plan import (ROOM_NOTEBOOK, UNLISTED, answer_code, answers_of, expected_room, shown_rows, submitted,
+                            verdict_problem)
 
 pytestmark = pytest.mark.hub
 
@@ -278,13 +282,18 @@ def run_chapters(shop: Workshop, name: str, gate: threading.Semaphore) -> list[s
     """Run chapter 00 and chapter 05 on the learner's server; both kernels stay up until both have run."""
     learner = shop.learners[name]
     problems, sessions = [], []
+    plan = answers_of(LEARNERS.index(name))
     with gate:
         for path in CHAPTERS:
-            session, cells = learner.run_notebook(path)
+            session, cells = learner.run_notebook(path, then=[answer_code(answer) for answer in plan[path]])
             sessions.append(session)
             for cell in cells:
                 if cell.status != "ok" or cell.errors:
                     problems.append(f"{name} {path} code cell {cell.index}: {cell.status} {cell.errors}")
+            for answer, cell in zip(plan[path], cells[len(cells) - len(plan[path]):]):
+                problem = verdict_problem(answer, cell.stdout)
+                if problem:
+                    problems.append(f"{name} {problem}")
             if path == CHAPTERS[0]:
                 setup = next(cell.stdout for cell in cells if "loopkit" in cell.stdout and "OK" in cell.stdout)
                 bad = [line for line in setup.splitlines() if not line.startswith("OK")]
@@ -306,6 +315,30 @@ def test_every_learner_runs_chapter_00_and_the_detector_chapter(workshop):
                                                           if workshop.learners[name].retried}
     assert not problems, "\n".join(problems)
     assert set(workshop.peak_rss) == set(LEARNERS), "the memory of some learners' servers was never sampled"
+
+
+def test_the_instructors_room_view_counts_what_the_learners_answered(workshop):
+    """The hub set LOOPKIT_ROOM for every learner; the instructor's notebook, run on a server of this hub, reads
+    the room and shows per exercise exactly what the learners' checks submitted. No record holds an answer."""
+    started = time.monotonic()
+    instructor = workshop.learners[LEARNERS[0]]  # any server of this hub has the setting; the test uses one
+    session, cells = instructor.run_notebook(ROOM_NOTEBOOK)
+    instructor.shut_down(session)
+    assert all(cell.status == "ok" and not cell.errors for cell in cells), [c for c in cells if c.errors]
+    assert cells[0].stdout == f"reading {workshop.hub.room}\n"
+    summary = next(cell.stdout for cell in cells if " answers recorded." in cell.stdout)
+    answers = submitted(len(LEARNERS))
+    assert summary.splitlines()[0] == f"{len(LEARNERS)} learners, {answers} answers recorded.", summary
+    assert shown_rows(summary) == expected_room(len(LEARNERS)), summary
+    assert "Not counted" not in summary
+    # One file per learner, named by the id kept in that learner's home; the answers' text is nowhere in them.
+    ids = {(workshop.hub.folder / "home" / name / ".loopkit" / "room-id").read_text().strip() for name in LEARNERS}
+    files = sorted(workshop.hub.room.iterdir())
+    assert sorted(path.name for path in files) == sorted(f"{learner_id}.jsonl" for learner_id in ids)
+    text = "".join(path.read_text(encoding="utf-8") for path in files)
+    assert UNLISTED not in text and "zebra" not in text and not any(name in text for name in LEARNERS)
+    workshop.facts["room_view"] = {"seconds": round(time.monotonic() - started, 1), "answers": answers,
+                                   "shown": summary.splitlines()}
 
 
 def test_a_second_pull_keeps_the_learners_edit_and_brings_the_new_commit(workshop):

@@ -1,27 +1,44 @@
-"""loopkit speaks the learner's language: the catalogs are complete, current and well formed.
+"""loopkit speaks the learner's language: the gettext catalogs are current, complete and well formed.
 
-A catalog file ``loopkit/core/locales/<code>/<module>.toml`` holds one module's translations (loopkit/core/language.py).
-These tests read every module's source with ``ast``: each text the module passes to ``tr`` must have a translation
-in every language, and each translation must still be a text its module writes (no stale entries). The exercise
-texts (titles, hints, misconceptions, explanations) are read from the questions themselves.
+One catalog per language, ``loopkit/core/locales/<code>/LC_MESSAGES/loopkit.po`` (loopkit/core/language.py). These
+tests run the standard commands on it: Babel's extraction (babel.cfg, tools/babel_extract.py) into a fresh template,
+and ``pybabel update --check`` against the committed catalog (extraction is up to date); ``pybabel compile
+--statistics`` (no fuzzy or untranslated entry: strict mode would raise for it); Babel's checkers and the ``{field}``
+placeholders of every message. The exercise texts (titles, hints, misconceptions, explanations) are read from the
+questions themselves, to prove the extraction sees every one.
 """
 
 from __future__ import annotations
 
-import ast
+import contextvars
 import os
 import pathlib
 import string
+import subprocess
+import sys
+import threading
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 import loopkit
 from loopkit.core import language
-from loopkit.core.language import MissingTranslation, set_language, tr
+from loopkit.core.language import MissingTranslation, current_language, ntr, set_language, tr
 from loopkit.teaching.exercises import all_questions, chapter_modules
 
-PACKAGE = pathlib.Path(loopkit.__file__).parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tools.babel_extract import messages  # noqa: E402 (tools/ is not a package loopkit ships)
+
 FOREIGN = language.languages()[1:]
+BABEL = [sys.executable, "-m", "babel.messages.frontend"]
+# The same options as the Makefile's `make messages`, so the template made here is the one it makes.
+EXTRACT = ["--mapping-file", "babel.cfg", "--width", "120", "--add-location", "file", "--sort-by-file",
+           "--project", "loopkit", "--version", "0.1.0"]
+UPDATE = ["--domain", "loopkit", "--width", "120", "--no-fuzzy-matching", "--ignore-obsolete",
+          "--ignore-pot-creation-date"]
 
 
 @pytest.fixture(autouse=True)
@@ -30,44 +47,31 @@ def english_afterwards():
     set_language("en")
 
 
-def module_name(path: pathlib.Path) -> str:
-    """``loopkit/views/widgets/_base.py`` -> ``widgets._base``; a package's ``__init__.py`` -> the package."""
-    parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*BABEL, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
 
-MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> pathlib.Path:
+    """A template extracted now from the code, as `make messages` extracts it."""
+    path = tmp_path_factory.mktemp("pot") / "loopkit.pot"
+    done = run("--quiet", "extract", *EXTRACT, "--output-file", str(path), "loopkit")
+    assert done.returncode == 0, done.stderr
+    return path
 
 
-def string_constants(tree: ast.AST) -> set[str]:
-    return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+def read(path: pathlib.Path) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle)
 
 
-def translated_texts(tree: ast.AST) -> set[tuple[str | None, str]]:
-    """The (context, text) pairs a module passes to ``tr``: literals, and names bound to a literal at module
-    level."""
-    constants = {target.id: node.value.value for node in getattr(tree, "body", []) if isinstance(node, ast.Assign)
-                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-                 for target in node.targets if isinstance(target, ast.Name)}
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr" and node.args:
-            first = node.args[0]
-            context = next((k.value.value for k in node.keywords if k.arg == "context"), None)
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.add((context, first.value))
-            elif isinstance(first, ast.Name) and first.id in constants:
-                found.add((context, constants[first.id]))
-    return found
+def key(message) -> tuple[str | None, str]:
+    """A message's (context, English text): its singular, for a plural message."""
+    return message.context, message.id[0] if isinstance(message.id, tuple) else message.id
 
 
-def catalog_file(code: str, module: str) -> pathlib.Path:
-    return language.LOCALES / code / f"{module}.toml"
-
-
-def entries(code: str, module: str) -> dict[tuple[str | None, str], str]:
-    path = catalog_file(code, module)
-    return language.read_catalog_file(path, code) if path.exists() else {}
+def keys(catalog: Catalog) -> set[tuple[str | None, str]]:
+    return {key(message) for message in catalog if message.id}
 
 
 def fields(text: str) -> set[str]:
@@ -79,50 +83,92 @@ def test_spanish_is_a_language():
 
 
 @pytest.mark.parametrize("code", FOREIGN)
-def test_every_catalog_file_names_a_module_and_parses(code):
-    for path in sorted((language.LOCALES / code).glob("*.toml")):
-        assert path.stem in MODULES, f"{path.relative_to(PACKAGE)} names no module loopkit.{path.stem}"
-        assert language.read_catalog_file(path, code), f"{path.relative_to(PACKAGE)} holds no entry"
-    assert language.catalog(code)
+def test_every_text_the_code_writes_is_in_the_catalog_and_no_other(code, template):
+    """Extraction is up to date: the fresh template's messages are the catalog's (a new text is missing, a reworded
+    or deleted one is stale), and `pybabel update --check` finds nothing to change."""
+    extracted, committed = keys(read(template)), keys(read(language.catalog_path(code)))
+    assert not sorted(extracted - committed), f"run `make messages`, then translate: {sorted(extracted - committed)}"
+    assert not sorted(committed - extracted), f"stale, no module writes them (make messages): " \
+                                              f"{sorted(committed - extracted)}"
+    done = run("update", "--check", *UPDATE, "--locale", code, "--input-file", str(template),
+               "--output-dir", "loopkit/core/locales")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_extraction_sees_every_exercise_text(template):
+    """The extractor's keywords for the exercise framework (tools/babel_extract.py) reach every text a question
+    shows: a text it missed would be in no catalog, and strict mode would fail only when a learner met it."""
+    extracted = {text for _, text in keys(read(template))}
+    missing = sorted((question.qid, text) for question in all_questions().values() for text in question.texts()
+                     if text not in extracted)
+    assert not missing, missing
 
 
 @pytest.mark.parametrize("code", FOREIGN)
-@pytest.mark.parametrize("module", sorted(MODULES))
-def test_every_text_a_module_translates_has_a_translation(code, module):
-    wanted = translated_texts(ast.parse(MODULES[module].read_text(encoding="utf-8")))
-    missing = sorted(wanted - set(entries(code, module)))
-    assert not missing, f"loopkit/core/locales/{code}/{module}.toml lacks: {missing}"
+def test_no_entry_is_fuzzy_or_untranslated(code, tmp_path):
+    """`pybabel compile --statistics` counts every message as translated, and Babel reads no fuzzy flag."""
+    catalog = read(language.catalog_path(code))
+    wanted = [message for message in catalog if message.id]
+    assert not [key(m) for m in wanted if m.fuzzy], "fuzzy entries"
+    assert not [key(m) for m in wanted if not all(m.string if isinstance(m.string, tuple) else [m.string])]
+    done = run("compile", "--statistics", "--input-file", str(language.catalog_path(code)),
+               "--output-file", str(tmp_path / "loopkit.mo"))
+    assert done.returncode == 0, done.stderr
+    assert f"{len(wanted)} of {len(wanted)} messages (100%) translated" in done.stderr + done.stdout
 
 
 @pytest.mark.parametrize("code", FOREIGN)
-@pytest.mark.parametrize("module", [m.__name__.removeprefix("loopkit.") for m in chapter_modules()])
-def test_every_exercise_text_has_a_translation(code, module):
-    chapter = next(m for m in chapter_modules() if m.__name__.endswith(module))
-    wanted = {(None, text) for question in chapter.QUESTIONS for text in question.texts()}
-    missing = sorted(wanted - set(entries(code, module)))
-    assert not missing, f"loopkit/core/locales/{code}/{module}.toml lacks: {missing}"
+def test_translations_keep_the_placeholders_and_are_not_english(code):
+    """Babel's checkers (plural forms, printf placeholders) find nothing, and each translation has the same
+    ``{field}`` placeholders as its English text. A plural form may show the number ``{n}`` or not (English says
+    "warned at step {step}" for one warning), but every other placeholder is the same in every form."""
+    catalog = read(language.catalog_path(code))
+    assert not [(key(m), errors) for m, errors in catalog.check()]
+    for message in (m for m in catalog if m.id):
+        plural = isinstance(message.id, tuple)
+        english = message.id[1] if plural else message.id
+        number = {"n"} if plural else set()
+        if plural:
+            assert len(message.string) == catalog.num_plurals, key(message)
+            assert fields(message.id[0]) - number == fields(english) - number, f"English forms differ: {key(message)}"
+        for translated in (message.string if plural else [message.string]):
+            assert fields(translated) - number == fields(english) - number and fields(translated) <= fields(english), \
+                f"{code}: placeholders differ in {english[:70]!r}"
+            if len(english.split()) >= 4:
+                assert translated != english, f"{code}: {english[:70]!r} is not translated"
 
 
 @pytest.mark.parametrize("code", FOREIGN)
-def test_no_translation_is_stale(code):
-    """Every entry is a text its module still writes: a reworded English text needs a new translation."""
-    stale = []
-    for path in sorted((language.LOCALES / code).glob("*.toml")):
-        written = string_constants(ast.parse(MODULES[path.stem].read_text(encoding="utf-8")))
-        stale += [f"{path.name}: {english[:70]!r}" for _, english in read(path, code) if english not in written]
-    assert not stale, "translations of texts no module writes any more:\n" + "\n".join(stale)
+def test_the_compiled_catalog_is_the_committed_one(code):
+    """The .mo loopkit reads was compiled from the .po as it is now (make translations, which make test runs)."""
+    catalog, compiled = read(language.catalog_path(code)), language.translations(code)
+    for message in (m for m in catalog if m.id):
+        if isinstance(message.id, tuple):
+            got = tuple(compiled.npgettext(message.context, *message.id, n) if message.context
+                        else compiled.ngettext(*message.id, n) for n in (1, 2))
+            assert got == message.string, f"stale {code} .mo: run make translations ({key(message)})"
+        else:
+            got = compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
+            assert got == message.string, f"stale {code} .mo: run make translations ({key(message)})"
 
 
-def read(path: pathlib.Path, code: str) -> dict[str, str]:
-    return language.read_catalog_file(path, code)
-
-
-@pytest.mark.parametrize("code", FOREIGN)
-def test_translations_keep_the_fields_and_are_not_english(code):
-    for (_, english), translated in language.catalog(code).items():
-        assert fields(translated) == fields(english), f"{code}: fields differ in {english[:70]!r}"
-        if len(english.split()) >= 4:
-            assert translated != english, f"{code}: {english[:70]!r} is not translated"
+def test_the_extractor_reads_contexts_plurals_markers_and_exercise_texts():
+    source = '''
+tr("shown", n=1, context="participle")
+ntr("{n} call", "{n} calls", n, kinds=k)
+LABELS = (N_("a label"), N_("warned", context="noun"))
+tr(variable)
+Question("1.1", "A title", kind="value", hint="A hint", wrong={"x": "Why x", "y": None}, solution_code="code",
+         responses={"x": "Say x"})
+equals(1, why="Because", item_reasons={"a": "A is in"})
+Case((1,), 2, "an idea")
+Wrong([1], "a misconception")
+'''
+    assert [found[1:] for found in messages(source)] == [
+        ("pgettext", ("participle", "shown")), ("ngettext", ("{n} call", "{n} calls")), ("gettext", "a label"),
+        ("pgettext", ("noun", "warned")), ("gettext", "A title"), ("gettext", "A hint"), ("gettext", "Why x"),
+        ("gettext", "code"), ("gettext", "Say x"), ("gettext", "Because"), ("gettext", "A is in"), ("gettext", "an idea"),
+        ("gettext", "a misconception")]
 
 
 def test_unknown_languages_are_refused_by_name():
@@ -134,10 +180,21 @@ def test_unknown_languages_are_refused_by_name():
 def test_a_missing_translation_falls_back_to_english_unless_strict(monkeypatch):
     set_language("es")
     monkeypatch.setenv(language.STRICT_VARIABLE, "1")
-    with pytest.raises(MissingTranslation, match="no 'es' translation of 'no such text'"):
+    with pytest.raises(MissingTranslation, match="no 'es' translation of 'no such text'.*LC_MESSAGES/loopkit.po"):
         tr("no such text")
+    with pytest.raises(MissingTranslation, match="no 'es' translation of '{n} thing'"):
+        ntr("{n} thing", "{n} things", 2)
+    with pytest.raises(MissingTranslation):
+        tr("warned at step {step}", context="no such context", step=1)
     monkeypatch.delenv(language.STRICT_VARIABLE)
     assert tr("no such text {n}", n=2) == "no such text 2"
+    assert (ntr("{n} thing", "{n} things", 1), ntr("{n} thing", "{n} things", 3)) == ("1 thing", "3 things")
+
+
+def test_an_empty_text_stays_empty(spanish):
+    """gettext's empty message is the catalog's header (Project-Id-Version, Plural-Forms ...): a table's empty
+    column heading, passed through tr, must not show it."""
+    assert tr("") == "" and "Plural-Forms" in language.translations("es").gettext("")
 
 
 def test_the_suite_runs_strict():
@@ -145,29 +202,49 @@ def test_the_suite_runs_strict():
     assert os.environ.get(language.STRICT_VARIABLE) == "1"
 
 
-def test_a_context_picks_one_of_two_translations_of_the_same_english(tmp_path, monkeypatch):
-    folder = tmp_path / "xx"
-    folder.mkdir()
-    (folder / "m.toml").write_text('[[text]]\nen = "warned"\nxx = "avisó"\n\n'
-                                   '[[text]]\ncontext = "participle"\nen = "warned"\nxx = "avisado"\n', encoding="utf-8")
+@pytest.fixture
+def made_up_language(tmp_path, monkeypatch):
+    """A language "xx" with three plural forms (chosen by n % 3) and a context, compiled into a temporary folder."""
+    catalog = Catalog(locale="en", domain="loopkit")
+    catalog.mime_headers = [*catalog.mime_headers, ("Plural-Forms", "nplurals=3; plural=(n % 3);")]
+    catalog.add("warned", "avisó")
+    catalog.add("warned", "avisado", context="participle")
+    catalog.add(("{n} call", "{n} calls"), ("{n} zero", "{n} one", "{n} two"))
+    folder = tmp_path / "xx" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "loopkit.po").write_text("# only its presence names the language\n", encoding="utf-8")
+    with (folder / "loopkit.mo").open("wb") as handle:
+        write_mo(handle, catalog)
     monkeypatch.setattr(language, "LOCALES", tmp_path)
-    monkeypatch.setattr(language, "_catalogs", {})
+    monkeypatch.setattr(language, "_translations", {})
+    return folder
+
+
+def test_a_context_and_the_plural_rule_come_from_the_catalog(made_up_language):
     set_language("xx")
     assert (tr("warned"), tr("warned", context="participle")) == ("avisó", "avisado")
-    (folder / "n.toml").write_text('[[text]]\nen = "warned"\nxx = "avisaba"\n', encoding="utf-8")
-    monkeypatch.setattr(language, "_catalogs", {})
-    with pytest.raises(ValueError, match=r"n\.toml: translates 'warned' differently .*give one of them a context"):
-        tr("warned")
+    assert [ntr("{n} call", "{n} calls", n) for n in (3, 4, 5)] == ["3 zero", "4 one", "5 two"]
 
 
-def test_a_bad_catalog_file_is_named_with_its_entry(tmp_path):
-    path = tmp_path / "x.toml"
-    path.write_text('[[text]]\nen = "a"\n\n[[text]]\nen = "b"\nfr = "c"\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"x\.toml: entry 1 needs the strings 'en' and 'fr'"):
-        language.read_catalog_file(path, "fr")
-    path.write_text('[[text]\nen = "a"', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"x\.toml: not valid TOML"):
-        language.read_catalog_file(path, "fr")
+def test_a_catalog_never_compiled_is_named_when_chosen(made_up_language):
+    (made_up_language / "loopkit.mo").unlink()
+    with pytest.raises(FileNotFoundError, match=r"xx/LC_MESSAGES/loopkit\.mo is missing.*make translations"):
+        set_language("xx")
+    assert current_language() == "en"
+
+
+def test_the_language_is_held_per_context_and_per_thread():
+    """A ContextVar: a thread starts in English, and a language chosen inside a copied context stays there."""
+    set_language("es")
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(current_language()))
+    thread.start()
+    thread.join()
+    assert seen == ["en"] and current_language() == "es"
+    set_language("en")
+    inside = contextvars.copy_context()
+    inside.run(set_language, "es")
+    assert (inside.run(current_language), current_language()) == ("es", "en")
 
 
 @pytest.mark.parametrize("qid", sorted(all_questions()))
@@ -182,10 +259,10 @@ def test_spanish_learners_get_spanish_feedback(qid):
     assert all(str(verdict).startswith(("¡Correcto!", "Todavía no")) for verdict in spanish)
     for en, es in zip(english, spanish):
         assert en.split("\n", 1)[1] != es.explanation, f"{qid}: an explanation stayed English: {es}"
-    catalog = language.catalog("es")
+    catalog = language.translations("es")
     for (answer, why), verdict in zip(question.misconceptions, spanish[1:]):
         if why:
-            assert verdict.explanation == catalog[None, why], f"{qid}: the wrong answer {answer!r} got {verdict}"
+            assert verdict.explanation == catalog.gettext(why), f"{qid}: the wrong answer {answer!r} got {verdict}"
 
 
 @pytest.mark.parametrize("qid", sorted(all_questions()))
@@ -194,7 +271,13 @@ def test_hints_and_solutions_print_in_spanish(qid, capsys, spanish):
     question.hint()
     question.solution()
     printed = capsys.readouterr().out
-    catalog = language.catalog("es")
-    assert printed.startswith(f"Pista ({qid}): {catalog[None, question._hint]}\nSolución ({qid}):\n"), printed
+    catalog = language.translations("es")
+    assert printed.startswith(f"Pista ({qid}): {catalog.gettext(question._hint)}\nSolución ({qid}):\n"), printed
     if question._solution_code_is_prose:
-        assert catalog[None, question._solution_code] in printed
+        assert catalog.gettext(question._solution_code) in printed
+
+
+def test_every_chapter_module_is_one_of_the_exercise_modules():
+    """The exercise extraction above reads the questions of these modules: each one's texts are a chapter's."""
+    assert [module.__name__.rsplit(".", 1)[1] for module in chapter_modules()] == \
+        sorted(path.stem for path in (ROOT / "loopkit" / "teaching" / "exercises").glob("ch[0-9][0-9].py"))

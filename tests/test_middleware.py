@@ -292,3 +292,52 @@ def test_middleware_for_names_the_versions():
     assert type(middleware_for("run-scoped", DetectorConfig(hard_limit=9))) is RunScopedMiddleware
     with pytest.raises(ValueError, match="'pinned', 'run-scoped'"):
         middleware_for("latest")
+
+
+# -- the survivors of the mutation run (tools/mutants.py): a missing thread id and eviction, run-scoped ------------
+def test_later_a_missing_or_empty_thread_id_is_the_default_thread_for_state_warnings_and_reset():
+    m = tight(RunScopedMiddleware)
+    assert m.after_model(PYTEST, None, "r").action == "ok"
+    assert m.after_model(PYTEST, "", "r").action == "warn"  # None and "" are one thread: the count went on
+    assert m.detector.scopes == [("default", "r")] and list(m.pending) == [("default", "r")]
+    assert m.snapshot(None, "r") == m.snapshot("default", "r") is not None
+    m.reset("default")
+    assert m.detector.scopes == [] and m.pending == {}
+
+
+def test_later_evicting_a_run_scope_drops_its_own_queued_warnings_and_no_others():
+    m = tight(RunScopedMiddleware, max_tracked_threads=2)
+    for run in ("r1", "r2"):  # each run warns once and leaves its warning queued
+        m.after_model(PYTEST, "t", run)
+        m.after_model(PYTEST, "t", run)
+    assert list(m.pending) == [("t", "r1"), ("t", "r2")]
+    m.after_model(LS, "t", "r3")  # a third scope: r1, the least recently used, is evicted
+    assert m.detector.scopes == [("t", "r2"), ("t", "r3")]
+    assert list(m.pending) == [("t", "r2")]  # r1's warning went with its scope; r2's, of the same thread, stays
+    assert m.wrap_model_call("t", "r1") == []
+
+
+def test_pinned_evicting_a_thread_keeps_the_other_threads_warnings():
+    m = tight(max_tracked_threads=1)
+    m.after_model(PYTEST, "t1", "r")
+    m.after_model(PYTEST, "t1", "r")
+    m.after_model(PYTEST, "t2", "r")  # t1 is evicted with its queued warning
+    m.after_model(PYTEST, "t2", "r")
+    assert list(m.pending) == [("t2", "r")]
+    m.after_model(PYTEST, "t3", "r")  # evicts t2
+    assert m.pending == {}
+
+
+def test_the_stop_reasons_kept_are_upstreams_thousand():
+    assert STOP_REASON_CAPACITY == 1000  # upstream's BoundedDict(1000) of stop reasons, loop_detection_middleware.py
+
+
+def test_repeated_texts_take_one_place_in_the_queue_so_they_cannot_crowd_out_another_warning():
+    m = PinnedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=5, tool_freq_warn=2, tool_freq_hard_limit=100))
+    m.after_model([{"name": "grep", "args": {"pattern": "a"}}], "t", "r")
+    assert m.after_model([{"name": "grep", "args": {"pattern": "b"}}], "t", "r").layer == "frequency"
+    for tool in ("t1", "t2", "t3", "t4"):  # four different batches, each repeated once: four hash warnings, one text
+        m.after_model([{"name": tool, "args": {}}], "t", "r")
+        assert m.after_model([{"name": tool, "args": {}}], "t", "r").layer == "hash"
+    assert [w.layer for w in m.pending[("t", "r")]] == ["frequency", "hash"]
+    assert [w.layer for w in m.wrap_model_call("t", "r")] == ["frequency", "hash"]

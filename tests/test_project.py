@@ -53,8 +53,10 @@ def test_the_learner_install_has_no_test_tools():
     lab_recipe = makefile.split("$(LAB_STAMP):", 1)[1].split("\n\n", 1)[0]
     assert "requirements-test.txt" not in lab_recipe and "--require-hashes -r requirements.txt" in lab_recipe
     assert re.search(r"--no-deps --no-build-isolation -e \.$", lab_recipe, re.M), "make lab does not install loopkit"
-    assert re.search(r"^lab: check-venv \$\(LAB_STAMP\)$", makefile, re.M)
-    assert re.search(r"^test: check-venv \$\(TEST_STAMP\)$", makefile, re.M)
+    # both also compile the translations (the .po catalogs into the .mo files loopkit reads; they are not committed)
+    assert re.search(r"^lab: check-venv \$\(LAB_STAMP\) \$\(COMPILED\)$", makefile, re.M)
+    assert re.search(r"^test: check-venv \$\(TEST_STAMP\) \$\(COMPILED\)$", makefile, re.M)
+    assert "$(COMPILE_MESSAGES)" in lab_recipe, "make lab's install does not compile the translations"
     test_recipe = makefile.split("$(TEST_STAMP):", 1)[1].split("\n\n", 1)[0]
     assert "--require-hashes -r requirements-test.txt" in test_recipe
 

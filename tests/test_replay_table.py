@@ -31,8 +31,11 @@ def test_columns_and_one_row_per_batch():
 
 
 def test_most_called_tool_column_comes_first():
-    batches = [[call("grep", pattern="x")]] + [[call("bash", command=str(i))] for i in range(3)]
-    assert replay_table.tool_columns(replay_table.replay(batches)) == ["bash", "grep"]
+    # first seen: bash, grep, awk, ls; by name: awk, bash, grep, ls; most called: grep (3), awk (2), then bash and ls
+    # (1 each, in the order first seen). Only the last order passes.
+    names = ["bash", "grep", "grep", "awk", "grep", "awk", "ls"]
+    batches = [[call(name, command=str(i))] for i, name in enumerate(names)]
+    assert replay_table.tool_columns(replay_table.replay(batches)) == ["grep", "awk", "bash", "ls"]
 
 
 def test_decisions_of_both_layers_are_recorded():

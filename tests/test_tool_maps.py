@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from loopkit import fingerprint
 from loopkit.traces.adapters import load_trace
-from loopkit.traces.tool_maps import PRESETS, MapError, Rule, ToolMap, parse_rule
+from loopkit.traces.tool_maps import DETECTED, PRESETS, MapError, Rule, ToolMap, parse_rule, preset_for, presets_naming
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 
@@ -235,3 +235,75 @@ def test_mapping_keeps_every_argument_it_does_not_rename(args, as_json):
     assert result["name"] == "str_replace"
     assert sorted(result["args"].values(), key=repr) == sorted(args.values(), key=repr)
     assert set(result["args"]) == {renames.get(k, k) for k in args}
+
+
+# -- the survivors of the mutation run (tools/mutants.py): a user rule replaces the preset; what is left unmapped -
+def test_a_user_rule_replaces_the_preset_even_where_the_rule_does_not_fit():
+    tool_map = ToolMap("claude-code", rules=["Read[file_path=notes.md]=read_file:file_path>path"])
+    fits = tool_map.map_call({"name": "Read", "args": {"file_path": "notes.md", "offset": 5}, "id": "1"})
+    assert fits == {"name": "read_file", "args": {"path": "notes.md", "offset": 5}, "id": "1"}  # the rule, not the preset
+    other = {"name": "Read", "args": {"file_path": "a.py", "offset": 5, "limit": 10}, "id": "2"}
+    assert tool_map.map_call(other) is other  # the preset would have mapped it; the user's rule took Read over
+    assert tool_map.problems == {"Read: no rule fits these arguments, left as they are": 1}
+    assert ToolMap("claude-code").map_call(other)["name"] == "read_file"  # without the rule, the preset maps it
+
+
+def test_the_tools_left_unmapped_are_counted_and_described_and_deerflow_names_are_not():
+    tool_map = ToolMap("claude-code")
+    for call in ({"name": "Frobnicate", "args": {}}, {"name": "Frobnicate", "args": {}}, {"name": "bash", "args": {}},
+                 {"name": "Read", "args": {"file_path": "a.py"}}):
+        tool_map.map_call(call)
+    assert tool_map.unmapped == {"Frobnicate": 2}
+    assert tool_map.describe() == "tool map claude-code: mapped Read -> read_file (1); left unmapped: Frobnicate (2)"
+
+
+def test_each_runs_map_keeps_the_users_rules():
+    tool_map = ToolMap(DETECTED, rules=["fetch=web_fetch:link>url"]).for_run("openai-chat")
+    assert tool_map.map_call({"name": "fetch", "args": {"link": "x"}}) == {"name": "web_fetch", "args": {"url": "x"}}
+
+
+def test_a_compressed_cline_history_gets_the_cline_preset():
+    assert preset_for("anthropic", "tasks/17/api_conversation_history.json.gz") == "cline"
+    assert preset_for("anthropic", "tasks/17/other.json.gz") is None
+
+
+def test_a_preset_is_suggested_for_two_of_its_tools_not_for_one():
+    assert presets_naming(["replace_in_file", "execute_command", "Frobnicate"]) == ["cline"]
+    assert presets_naming(["replace_in_file", "Frobnicate"]) == []
+
+
+def test_a_rule_that_drops_an_argument_leaves_unreadable_arguments_alone():
+    tool_map = ToolMap(rules=["fetch=web_fetch:-verbose"])
+    call = {"name": "fetch", "args": "{not json", "id": "1"}
+    assert tool_map.map_call(call) is call
+    assert tool_map.problems == {"fetch: arguments are not a JSON object, left as they are": 1}
+    assert ToolMap(rules=["fetch=web_fetch"]).map_call(call) == {**call, "name": "web_fetch"}  # a pure rename applies
+
+# -- issue 26: a rule that never applies is visible, and a map crosses a process boundary ---------------------------
+
+
+def test_a_rule_that_never_applies_is_named_and_one_that_applies_is_not():
+    tool_map = ToolMap(rules=["run=bash", "fetch_page=web_fetch:link>url", "cat[mode=lines]=read_file:file>path"])
+    tool_map.map_call({"name": "run", "args": {"command": "ls"}, "id": "1"})
+    tool_map.map_call({"name": "cat", "args": {"file": "a", "mode": "bytes"}, "id": "2"})  # its condition fails
+    assert tool_map.never_applied() == ["fetch_page=web_fetch:link>url", "cat[mode=lines]=read_file:file>path"]
+    tool_map.map_call({"name": "cat", "args": {"file": "a", "mode": "lines"}, "id": "3"})
+    assert tool_map.never_applied() == ["fetch_page=web_fetch:link>url"]
+
+
+def test_a_rule_is_written_back_in_the_syntax_it_was_parsed_from():
+    for text in ("Read=read_file", "OLD=NEW:a>b,c>d,-x", "str_replace_editor[command=view]=read_file:-security_risk"):
+        assert str(parse_rule(text)) == text
+        assert parse_rule(str(parse_rule(text))) == parse_rule(text)
+
+
+def test_a_map_pickles_as_its_preset_and_rules_with_no_counts():
+    import pickle
+
+    tool_map = ToolMap("claude-code", rules=["Frob=bash"])
+    tool_map.map_call({"name": "Frob", "args": {"command": "ls"}, "id": "1"})
+    copy = pickle.loads(pickle.dumps(tool_map))
+    assert (copy.preset, copy.rules) == (tool_map.preset, tool_map.rules)
+    assert not copy.mapped and copy.never_applied() == ["Frob=bash"]
+    call = {"name": "Read", "args": {"file_path": "a.py"}, "id": "2"}
+    assert copy.map_call(call) == ToolMap("claude-code").map_call(call)

@@ -12,6 +12,11 @@ With ``--track es`` they follow the Spanish link (chapters 00 and 05 of notebook
 JupyterLab is not in Spanish counts as failed: that is the check of a hub set up for a Spanish room
 (docs/jupyterhub.md, "The Spanish track and JupyterLab's language").
 
+With ``--room`` (a hub whose room view is on, docs/jupyterhub.md, "The room view"), each learner also answers a few
+exercises below chapters 00 and 05, as the hub test's learners do (tests/hub/room_plan.py), and then the instructor's
+notebook runs on the first learner's server: the tool prints its table next to the counts those answers must give,
+and fails when they differ. Start from an empty room folder, and delete the rehearsal's records afterwards.
+
 The learners log in as ``rehearsal-01``, ``rehearsal-02`` ... with ``--password`` (the chart's default "dummy"
 authenticator takes any name and password; rehearse before you switch to the real one, or give these names a
 password there). Their servers are left running so that you can look at them (``kubectl top pod``); stop them
@@ -64,8 +69,11 @@ def lab_language(settings_answer: dict) -> str:
     return chosen or settings_answer["schema"]["properties"]["locale"]["default"]
 
 
-def one_learner(name: str, hub_url: str, link: str, password: str, track: str = "en") -> dict:
+def one_learner(name: str, hub_url: str, link: str, password: str, answers: dict | None = None,
+                track: str = "en") -> dict:
+    """One learner's rehearsal; ``answers`` (chapter path -> room_plan answers) are typed below each chapter."""
     from hub.learner import SpawnFailed
+    from hub.room_plan import answer_code, verdict_problem
 
     learner = rehearsal_learner(name, hub_url, password)
     started = time.monotonic()
@@ -89,13 +97,36 @@ def one_learner(name: str, hub_url: str, link: str, password: str, track: str = 
     problems, sessions = [], []
     ran = time.monotonic()
     for path in CHAPTERS[track]:
-        session, cells = learner.run_notebook(path)
+        mine = (answers or {}).get(path, [])
+        session, cells = learner.run_notebook(path, then=[answer_code(answer) for answer in mine])
         sessions.append(session)
         problems += [f"{path} cell {c.index}: {c.status} {c.errors}" for c in cells if c.status != "ok" or c.errors]
+        for answer, cell in zip(mine, cells[len(cells) - len(mine):]):
+            problems += [problem for problem in [verdict_problem(answer, cell.stdout)] if problem]
     for session in sessions:
         learner.shut_down(session)
     return {"name": name, "opened": opened, "language": language, "chapters": time.monotonic() - ran,
-            "failed": "; ".join(problems)}
+            "failed": "; ".join(problems), "learner": learner}
+
+
+def check_room(learner, learners: int) -> bool:
+    """Run the instructor's notebook on ``learner``'s server; print its table and the expected counts; True when
+    they agree."""
+    from hub.room_plan import ROOM_NOTEBOOK, expected_room, shown_rows, submitted
+
+    session, cells = learner.run_notebook(ROOM_NOTEBOOK)
+    learner.shut_down(session)
+    summary = next((cell.stdout for cell in cells if " answers recorded." in cell.stdout), "")
+    errors = [error for cell in cells for error in cell.errors]
+    print("the instructor's room view:\n" + (summary or f"(no table; errors: {errors})"))
+    expected = expected_room(learners)
+    agree = bool(summary) and summary.startswith(f"{learners} learners, {submitted(learners)} answers recorded.") \
+        and shown_rows(summary) == expected
+    print("expected from the answers sent: " + "; ".join(
+        f"{e} answered {a}, right {r}, most common {m or '-'} ({n})" for e, a, r, m, n in expected))
+    print("room view: " + ("the counts agree" if agree else "the counts DIFFER (was the room folder empty?)"))
+    print("delete the rehearsal's records before the workshop (docs/jupyterhub.md, 'Deleting it afterwards')")
+    return agree
 
 
 def rehearsal_learner(name: str, hub_url: str, password: str):
@@ -126,15 +157,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", help="the repository the link clones (default: docs/jupyterhub.md's)")
     parser.add_argument("--track", choices=sorted(CHAPTERS), default="en",
                         help="the track's link to follow; es also checks that JupyterLab is in Spanish")
+    parser.add_argument("--room", action="store_true",
+                        help="the hub's room view is on: answer exercises too, and check the instructor's counts")
     options = parser.parse_args(argv)
     if not options.hub_url.startswith(("http://", "https://")):
         parser.error(f"the hub's address must start with http:// or https://, got {options.hub_url!r}")
     link = workshop_link(options.hub_url, options.branch, options.repo, options.track)
     names = [f"{options.prefix}{n:02d}" for n in range(1, options.learners + 1)]
     print(f"{len(names)} learners follow {link}")
+    from hub.room_plan import answers_of
+
+    def rehearse(number: int) -> dict:
+        answers = answers_of(number) if options.room else None
+        return one_learner(names[number], options.hub_url, link, options.password, answers, options.track)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(names)) as pool:
-        results = list(pool.map(lambda name: one_learner(name, options.hub_url, link, options.password,
-                                                         options.track), names))
+        results = list(pool.map(rehearse, range(len(names))))
     opened = sorted(r["opened"] for r in results if "opened" in r and not r["failed"])
     failed = [r for r in results if r["failed"]]
     if opened:
@@ -145,13 +183,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"failed: {len(failed)} of {len(names)}")
     for result in failed:
         print(f"  {result['name']}: {result['failed']}")
+    room_agrees = True
+    if options.room:
+        first = results[0].get("learner")
+        room_agrees = first is not None and not results[0]["failed"] and check_room(first, len(names))
     import hub_sizing
 
     plan = hub_sizing.plan_room(len(names), hub_sizing.load_measured())
     for node in plan.plans:
         print(f"tools/hub_sizing.py expects, on nodes of {node.size.cores} cores and {node.size.memory_gib} GiB: "
               f"about {node.all_at_once_seconds:.0f} s for everyone at once")
-    return 1 if failed else 0
+    return 1 if failed or not room_agrees else 0
 
 
 if __name__ == "__main__":

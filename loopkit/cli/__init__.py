@@ -26,11 +26,11 @@ from typing import TextIO
 
 from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import DEFAULT_LANGUAGE, current_language, set_language
-from loopkit.traces.replay import report_paths
-from loopkit.traces.replay.parallel import default_jobs, report_paths_at_once
-from loopkit.traces.tool_maps import DETECTED, MapError, ToolMap
+from loopkit.traces.replay import replay_paths
+from loopkit.traces.replay.parallel import default_jobs, replay_paths_at_once
+from loopkit.traces.tool_maps import MapError
 
-from .options import build_parser, detector_config
+from .options import build_parser, detector_config, replay_options, tool_map
 from .printing import Output, Printer, print_bad_record, write_csv
 
 __all__ = ["main", "build_parser", "replay_command", "EXIT_OK", "EXIT_STOPPED", "EXIT_UNUSABLE"]
@@ -71,9 +71,8 @@ def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None)
     except ValueError as exc:
         print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
         return EXIT_UNUSABLE
-    preset = {None: DETECTED, "none": None}.get(options.tool_map, options.tool_map)
     try:
-        tool_map = ToolMap(preset, options.map)
+        tools = tool_map(options)
     except MapError as exc:
         print(f"loopkit replay: error: bad tool map: {exc}", file=err)
         return EXIT_UNUSABLE
@@ -81,16 +80,16 @@ def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None)
     if problem:
         print(f"loopkit replay: error: {problem}", file=err)
         return EXIT_UNUSABLE
-    printer = Printer(options, config, out, err)
-    reading = dict(upstream=options.upstream, format=options.format, max_bytes=options.max_bytes,
-                   max_record_bytes=options.max_record_bytes, skip_bad_records=options.skip_bad_records,
-                   select=dict(options.select), run_number=options.run, tool_map=tool_map)
     jobs = options.jobs if options.jobs is not None else default_jobs()
-    if jobs > 1 and not printer.may_detail and not options.plot:  # rows only: files may be replayed at once
-        reports = report_paths_at_once(options.paths, config, jobs=jobs, on_bad_record=print_bad_record, **reading)
+    at_once = jobs > 1 and not Printer.details(options) and not options.plot  # rows only: files may go at once
+    printer = Printer(options, config, out, err)
+    # a worker process lists a bad record itself, by a function it can import; this process lists it in order
+    replay = replay_options(options, config, tools, print_bad_record if at_once else printer.bad_record)
+    if at_once:
+        reports = replay_paths_at_once(options.paths, replay, jobs=jobs)
     else:
-        reports = report_paths(options.paths, config, on_bad_record=printer.bad_record, with_state=bool(options.plot),
-                               on_step=printer.step, on_run=printer.run_started, **reading)
+        reports = replay_paths(options.paths, replay, with_state=bool(options.plot), on_step=printer.step,
+                               on_run=printer.run_started)
     for report in reports:
         printer.report(report)
     printer.finish()

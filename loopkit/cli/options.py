@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
+from collections.abc import Callable
 
 from loopkit.core.detector import DetectorConfig
 from loopkit.core.middleware import UPSTREAMS
 from loopkit.traces.adapters import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, FORMATS
-from loopkit.traces.tool_maps import PRESETS
+from loopkit.traces.replay import ReplayOptions
+from loopkit.traces.tool_maps import DETECTED, PRESETS, ToolMap
 
-__all__ = ["EXIT_CODES", "build_parser", "detector_config"]
+__all__ = ["EXIT_CODES", "COUNT_FIELDS", "SHORT_FLAGS", "build_parser", "detector_config", "tool_map",
+           "replay_options"]
+
+#: The detector's counts, each a flag ``--field-name``: every field of :class:`DetectorConfig` but the per-tool
+#: overrides (``--override``).
+COUNT_FIELDS = tuple(f.name for f in dataclasses.fields(DetectorConfig) if f.name != "tool_freq_overrides")
+#: The short spellings the thresholds have always had, beside their field names.
+SHORT_FLAGS = {"warn_threshold": "--warn", "hard_limit": "--hard", "window_size": "--window",
+               "tool_freq_warn": "--freq-warn", "tool_freq_hard_limit": "--freq-hard"}
 
 EXIT_CODES = """\
 exit codes:
@@ -104,10 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a rule of your own: OLD=NEW, OLD=NEW:a>b,-c, OLD[ARG=VALUE]=NEW (repeatable)")
     defaults = DetectorConfig()
     group = replay.add_argument_group("detector thresholds (defaults are upstream's)")
-    for flag, field in (("--warn", "warn_threshold"), ("--hard", "hard_limit"), ("--window", "window_size"),
-                        ("--freq-warn", "tool_freq_warn"), ("--freq-hard", "tool_freq_hard_limit")):
-        group.add_argument(flag, dest=field, type=int, metavar="N",
-                           help=f"{field} (default {getattr(defaults, field)})")
+    for name in COUNT_FIELDS:
+        flags = ([SHORT_FLAGS[name]] if name in SHORT_FLAGS else []) + [f"--{name.replace('_', '-')}"]
+        group.add_argument(*flags, dest=name, type=int, metavar="N", help=f"{name} (default {getattr(defaults, name)})")
     group.add_argument("--override", action="append", type=_override, default=[], metavar="TOOL=WARN:HARD",
                        help="per-tool frequency thresholds, e.g. bash=60:80 (repeatable)")
     output = replay.add_argument_group("output")
@@ -122,9 +132,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def detector_config(options: argparse.Namespace) -> DetectorConfig:
     """The detector settings the options give; the ones left out keep upstream's defaults."""
-    fields = {name: getattr(options, name) for name in ("warn_threshold", "hard_limit", "window_size",
-                                                        "tool_freq_warn", "tool_freq_hard_limit")}
-    fields = {name: value for name, value in fields.items() if value is not None}
+    fields = {name: getattr(options, name) for name in COUNT_FIELDS if getattr(options, name) is not None}
     if options.override:
         fields["tool_freq_overrides"] = dict(options.override)
     return DetectorConfig(**fields)
+
+
+def tool_map(options: argparse.Namespace) -> ToolMap:
+    """The tool map the options ask for (:class:`MapError` for a bad rule): ``--tool-map`` (default: the detected
+    format's preset; ``none``: no preset) and every ``--map`` rule."""
+    return ToolMap({None: DETECTED, "none": None}.get(options.tool_map, options.tool_map), options.map)
+
+
+def replay_options(options: argparse.Namespace, config: DetectorConfig, tools: ToolMap,
+                   on_bad_record: Callable[[str], None] | None) -> ReplayOptions:
+    """The one :class:`ReplayOptions` of a command line: every name parsed here, once."""
+    return ReplayOptions.from_names(config, upstream=options.upstream, format=options.format, tool_map=tools,
+                                    max_bytes=options.max_bytes, max_record_bytes=options.max_record_bytes,
+                                    skip_bad_records=options.skip_bad_records, on_bad_record=on_bad_record,
+                                    select=dict(options.select), run_number=options.run)

@@ -4,16 +4,18 @@ rows (under a line naming each file that holds several) and an aggregate line; a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
 import os
 import sys
+from collections import Counter
 from typing import TextIO
 
 from loopkit.core.checks import clip
 from loopkit.core.detector import DetectorConfig
-from loopkit.traces.replay import RunReport, Step, call_names, display_name, explain, short_where, summary_line
+from loopkit.traces.replay import ReplayedBatch, RunReport, call_names, display_name, explain, short_where, summary_line
 
 __all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "print_bad_record"]
 
@@ -46,7 +48,7 @@ class _Table:
 
     def _line(self, values) -> str:
         cells = []
-        for value, width, column in zip(values, self.widths, self.columns):
+        for value, width, column in zip(values, self.widths, self.columns, strict=True):
             text = str(value)
             cells.append(text.rjust(width) if column in self.right else text.ljust(width))
         return "  ".join(cells).rstrip()
@@ -73,10 +75,8 @@ class Output:
 
     def _left(self) -> None:
         self.gone = True
-        try:  # so that the interpreter's last flush at exit does not fail again
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # so the last flush at exit cannot fail again
             os.dup2(os.open(os.devnull, os.O_WRONLY), self.out.fileno())
-        except (AttributeError, OSError, ValueError):
-            pass
 
     def write(self, text: str) -> int:
         if not self.gone:
@@ -99,15 +99,21 @@ class Printer:
 
     def __init__(self, options: argparse.Namespace, config: DetectorConfig, out: TextIO, err: TextIO) -> None:
         self.options, self.config, self.out, self.err = options, config, out, err
-        one_file = len(options.paths) == 1 and not os.path.isdir(options.paths[0])
+        one_file = self.details(options)
         self.may_detail = one_file
         self.detailed: bool | None = None if one_file else False
         self.reports: list[dict] = []
-        self.kept: list[Step] = []
+        self.tool_maps = _ToolMapTotals()
+        self.kept: list[ReplayedBatch] = []
         self.runs = 0
         self.detail_table = self.run_table = None
         self.path = None
         self.file_of_runs = None  # the file of several runs whose rows are being printed
+
+    @staticmethod
+    def details(options: argparse.Namespace) -> bool:
+        """May the output be one run in detail? Only when one file is given (a folder is always rows)."""
+        return len(options.paths) == 1 and not os.path.isdir(options.paths[0])
 
     def bad_record(self, message: str) -> None:
         """A record skipped under --skip-bad-records: listed as it happens, on stderr."""
@@ -122,7 +128,7 @@ class Printer:
         self.detail_table = _Table(self.out, ("step", "at", "action", "layer", "count", "tool", "calls"),
                                    (5, 14, 6, 9, 5, 14, 0), right=("step", "count"))
 
-    def step(self, step: Step) -> None:
+    def step(self, step: ReplayedBatch) -> None:
         if not self.detailed:
             return
         if self.options.plot:
@@ -143,13 +149,16 @@ class Printer:
             self.detailed = self.may_detail
         summary = report.summary()
         self.reports.append(summary)
+        self.tool_maps.add(report)
         if self.detailed:
             if report.error:
                 print(f"loopkit replay: error: {report.error}", file=self.err)
             elif self.options.json:
                 print(json.dumps({"summary": summary}), file=self.out)
             else:
-                print(summary_line(report, self.options.upstream), file=self.out)
+                if report.mapped or report.map_problems:
+                    print(tool_map_line(report), file=self.out)
+                print(summary_line(report), file=self.out)
             return
         if self.options.json:
             print(json.dumps({"summary": summary}), file=self.out)
@@ -187,12 +196,62 @@ class Printer:
         counts = {verdict: sum(s["verdict"] == verdict for s in self.reports) for verdict in VERDICTS}
         aggregate = {"runs": len(self.reports), "files": files, **counts}
         if self.options.json:
-            print(json.dumps({"aggregate": aggregate}), file=self.out)
+            print(json.dumps({"aggregate": {**aggregate, **self.tool_maps.counts()}}), file=self.out)
         else:
+            if self.tool_maps:  # above the aggregate, which stays the last line
+                print(self.tool_maps.line(len(self.reports)), file=self.out)
             print(f"{len(self.reports)} runs in {files} files: {counts['stopped_repeat']} stopped for a repeat (hash "
                   f"layer), {counts['stopped_budget']} stopped by a call budget (frequency layer), "
                   f"{counts['warned']} warned only, {counts['quiet']} quiet, {counts['unusable']} unusable.",
                   file=self.out)
+
+
+def _counted(counts: dict) -> list[str]:
+    """``["Read -> read_file (3)", "Bash -> bash (1)"]``; a rule that never applied carries no count."""
+    return [what if what.endswith(": never applied") else f"{what} ({n})" for what, n in counts.items()]
+
+
+def tool_map_line(report: RunReport) -> str:
+    """What one run's tool map did, for the one-run output: what it renamed, then what it could not.
+
+    ``"tool map claude-code: mapped Read -> read_file (2); --map Nope=bash: never applied"``
+    """
+    mapped = ", ".join(_counted(report.mapped)) or "nothing"
+    return "; ".join([f"tool map {report.tool_map or 'rules only'}: mapped {mapped}", *_counted(report.map_problems)])
+
+
+class _ToolMapTotals:
+    """The tool maps of many runs, summed: what was mapped, the problems met, and the ``--map`` rules that applied
+    in no run (a rule counts as applied once any run that was read applied it)."""
+
+    def __init__(self) -> None:
+        self.mapped: Counter = Counter()
+        self.problems: Counter = Counter()
+        self.never: dict[str, None] | None = None  # the never-applied rules of every run read so far, in order
+
+    def add(self, report: RunReport) -> None:
+        if report.error is not None and report.format is None:
+            return  # nothing was read, so no rule had a chance
+        self.mapped.update(report.mapped)
+        never = {what: None for what in report.map_problems if what.endswith(": never applied")}
+        self.problems.update({what: n for what, n in report.map_problems.items() if what not in never})
+        self.never = never if self.never is None else {what: None for what in self.never if what in never}
+
+    def __bool__(self) -> bool:
+        return bool(self.mapped or self.problems or self.never)
+
+    def counts(self) -> dict:
+        """For the ``--json`` aggregate: ``mapped`` and ``map_problems``, each only when it is not empty."""
+        problems = {**{what: 1 for what in self.never or ()}, **dict(self.problems.most_common())}
+        found = {"mapped": dict(self.mapped.most_common()), "map_problems": problems}
+        return {key: value for key, value in found.items() if value}
+
+    def line(self, runs: int) -> str:
+        """``"tool maps over 2 runs: mapped Read -> read_file (2); --map Never=bash: never applied in any run"``"""
+        parts = [f"mapped {', '.join(_counted(dict(self.mapped.most_common()))) or 'nothing'}"]
+        parts += [f"{what} in any run" for what in self.never or ()]
+        parts += [f"{what} ({n})" for what, n in self.problems.most_common()]
+        return f"tool maps over {runs} runs: " + "; ".join(parts)
 
 
 def write_csv(path: str, summaries: list[dict]) -> None:

@@ -28,13 +28,13 @@ from typing import Any
 from loopkit.core.batches import check_batches
 from loopkit.core.checks import require_int
 from loopkit.core.detector import Decision
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import STOP_REASON, LoopMiddleware, PinnedMiddleware, thread_key
 from loopkit.core.normalize import display_json, normalize_args
 
 from .patterns import Pattern
 
-__all__ = ["PLACEMENTS", "AgentLoop", "Run", "Step", "append_text", "default_tool", "WARNING_NAME"]
+__all__ = ["PLACEMENTS", "AgentLoop", "AgentRun", "ModelTurn", "append_text", "default_tool", "WARNING_NAME"]
 
 #: Where a warning goes: ``"after_results"`` (queued, appended at the next model call, as upstream does) or
 #: ``"before_results"`` (inserted right after the assistant message, before its tool results: breaks pairing).
@@ -45,10 +45,10 @@ WARNING_NAME = "loop_warning"
 
 #: What the scripted model says when its script is exhausted (in the learner's language, like the outcomes of a
 #: step; the warning and stop texts are the middleware's and stay as it writes them).
-FINAL_ANSWER = "Here is my answer, based on what the tools returned."
+FINAL_ANSWER = N_("Here is my answer, based on what the tools returned.")
 
 #: The user's message that opens a run when the caller gives no ``task``.
-DEFAULT_TASK = "Please fix the failing test."
+DEFAULT_TASK = N_("Please fix the failing test.")
 
 
 def default_tool(name: str, args: Mapping[str, Any]) -> str:
@@ -75,7 +75,7 @@ def append_text(content: Any, text: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Step:
+class ModelTurn:
     """One model call of a run: the warnings delivered to it, what it emitted, what the middleware decided.
 
     ``messages_after`` is the length of the thread's message list after the step, so
@@ -94,17 +94,16 @@ class Step:
 
 
 @dataclass
-class Run:
+class AgentRun:
     """One run of the agent in a thread. ``messages`` is the whole thread's list, shared by its runs;
     ``context`` is the run's runtime context (``thread_id``, ``run_id``, and ``stop_reason`` after a stop)."""
 
     thread_id: Hashable
     run_id: Hashable
     messages: list[dict]
-    first_message: int
     script: list = field(repr=False)
     context: dict = field(default_factory=dict)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[ModelTurn] = field(default_factory=list)
     status: str = "running"  # running, answered, stopped, turn_limit, ended
     next_batch: int = field(default=0, repr=False)
 
@@ -153,7 +152,7 @@ class AgentLoop:
 
     # -- the loop ------------------------------------------------------------------------------------------------
     def start(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
-              task: str = DEFAULT_TASK) -> Run:
+              task: str = DEFAULT_TASK) -> AgentRun:
         """Begin a run (``before_agent``): the user's ``task`` joins the thread (the default one in the learner's
         language), and ``script`` plays the model."""
         if not isinstance(task, str):
@@ -163,16 +162,15 @@ class AgentLoop:
         # checked before anything changes: a bad call is named, and no state is touched
         batches = check_batches(script.batches if isinstance(script, Pattern) else script, name="script")
         messages = self.messages(thread_id)
-        first = len(messages)
         messages.append({"type": "human", "content": task})
         self.middleware.before_agent(thread_id, run_id)
-        return Run(thread_id, run_id, messages, first, batches, {"thread_id": thread_id, "run_id": run_id})
+        return AgentRun(thread_id, run_id, messages, batches, {"thread_id": thread_id, "run_id": run_id})
 
-    def step(self, run: Run) -> Step:
+    def step(self, run: AgentRun) -> ModelTurn:
         """One model call of ``run``: ``wrap_model_call`` delivers the queued warnings, the model takes its turn,
         and ``after_model`` decides."""
-        if not isinstance(run, Run):
-            raise TypeError(f"run must be a Run from AgentLoop.start(), got {type(run).__name__}")
+        if not isinstance(run, AgentRun):
+            raise TypeError(f"run must be an AgentRun from AgentLoop.start(), got {type(run).__name__}")
         if run.done:
             raise ValueError(f"run {run.run_id!r} is over ({run.status}); start a new run")
         delivered = tuple(self.middleware.wrap_model_call(run.thread_id, run.run_id))
@@ -191,7 +189,7 @@ class AgentLoop:
         run.messages.append(assistant)
         decision = self.middleware.after_model(calls, run.thread_id, run.run_id)
         if decision.action == "stop":
-            _strip_for_stop(assistant, decision.message)
+            _strip_for_stop(assistant, decision.message or "")
             run.context["stop_reason"] = STOP_REASON
             run.status = "stopped"
             return self._record(run, turn, calls, decision, delivered,
@@ -200,16 +198,16 @@ class AgentLoop:
         if decision.action == "warn" and self.placement == "before_results":
             self.middleware.wrap_model_call(run.thread_id, run.run_id)  # the mistake: deliver it at once
             run.messages.append(_warning_message((decision,)))
-        for call, request in zip(calls, assistant["tool_calls"]):
+        for call, request in zip(calls, assistant["tool_calls"], strict=True):
             run.messages.append({"type": "tool", "tool_call_id": request["id"], "name": request["name"],
                                  "content": self._answer(call)})
         outcome = tr("warned") if decision.action == "warn" else tr("tools ran")
         return self._record(run, turn, calls, decision, delivered, outcome)
 
-    def finish(self, run: Run) -> list[Decision]:
+    def finish(self, run: AgentRun) -> list[Decision]:
         """End ``run`` (``after_agent``) and return the warnings it queued but never delivered, now dropped."""
-        if not isinstance(run, Run):
-            raise TypeError(f"run must be a Run from AgentLoop.start(), got {type(run).__name__}")
+        if not isinstance(run, AgentRun):
+            raise TypeError(f"run must be an AgentRun from AgentLoop.start(), got {type(run).__name__}")
         if run.status == "running":
             run.status = "ended"
         dropped = self.middleware.pending.get((thread_key(run.thread_id), run.run_id), [])
@@ -217,7 +215,7 @@ class AgentLoop:
         return dropped
 
     def run(self, script: Any, *, thread_id: Hashable = "default", run_id: Hashable = "default",
-            task: str = DEFAULT_TASK, max_turns: int | None = None) -> Run:
+            task: str = DEFAULT_TASK, max_turns: int | None = None) -> AgentRun:
         """Start a run, step it until the model answers, the middleware stops it or ``max_turns`` model calls
         have been made (a recursion limit), then finish it."""
         if max_turns is not None:
@@ -256,17 +254,17 @@ class AgentLoop:
             return default_tool(name, args) if fallback is None else f"{name} done: {fallback}"
         return str(tool(args if fallback is None else raw))
 
-    def _record(self, run: Run, turn: int, calls: Iterable, decision: Decision | None, delivered: tuple,
-                outcome: str) -> Step:
+    def _record(self, run: AgentRun, turn: int, calls: Iterable, decision: Decision | None, delivered: tuple,
+                outcome: str) -> ModelTurn:
         pending = self.middleware.pending.get((thread_key(run.thread_id), run.run_id), [])
-        step = Step(turn, tuple(calls), decision, delivered, outcome, len(run.messages), tuple(pending))
+        step = ModelTurn(turn, tuple(calls), decision, delivered, outcome, len(run.messages), tuple(pending))
         run.steps.append(step)
         return step
 
 
 def _warning_message(warnings: Iterable[Decision]) -> dict:
     """The one human message that carries the merged warnings of a model call."""
-    return {"type": "human", "name": WARNING_NAME, "content": "\n\n".join(w.message for w in warnings)}
+    return {"type": "human", "name": WARNING_NAME, "content": "\n\n".join(w.message or "" for w in warnings)}
 
 
 def _strip_for_stop(assistant: dict, stop_text: str) -> None:

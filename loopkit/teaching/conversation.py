@@ -20,7 +20,8 @@ def _role(message: Mapping[str, Any]) -> str | None:
     """``user``/``assistant``/``tool``/``system`` for an OpenAI ``role`` or a LangChain ``type``."""
     if "role" in message:
         return message["role"]
-    return _ROLES.get(message.get("type"), message.get("type"))
+    kind = message.get("type")
+    return _ROLES.get(kind, kind) if isinstance(kind, str) else kind
 
 
 def _request_ids(message: Mapping[str, Any]) -> list | None:

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from loopkit.core.bounded import BoundedDict, LRUDict
 from loopkit.core.checks import require_int
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
-__all__ = ["POLICIES", "Op", "PolicyRun", "Step", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
+__all__ = ["POLICIES", "Op", "PolicyRun", "PolicyState", "parse_script", "race_steps", "race_table", "run_script", "step_rows"]
 
 VERBS = {"set": 2, "get": 1, "del": 1}
 EXPECTED = '"set KEY VALUE", "get KEY" or "del KEY"'
@@ -154,14 +154,14 @@ class _CachetoolsFIFOPlayer(_Player):
 
 #: policy name -> player class; the names are the row labels of every comparison.
 POLICIES: dict[str, Callable[[int], _Player]] = {
-    "BoundedDict (FIFO)": _FIFOPlayer,
-    "LRUDict (LRU)": _LRUPlayer,
-    "cachetools.FIFOCache": _CachetoolsFIFOPlayer,
+    N_("BoundedDict (FIFO)"): _FIFOPlayer,
+    N_("LRUDict (LRU)"): _LRUPlayer,
+    N_("cachetools.FIFOCache"): _CachetoolsFIFOPlayer,
 }
 
 
 @dataclass(frozen=True)
-class Step:
+class PolicyState:
     """The state of one policy right after one operation."""
 
     op: Op
@@ -211,7 +211,7 @@ def run_script(script: str | Sequence[Op], maxsize: int, policies: Sequence[str]
             before = len(player.evicted)
             player.apply(op)
             keys = tuple(key for key, _ in player.order())
-            steps.append(Step(op, keys, tuple(key for key, _ in player.evicted[before:])))
+            steps.append(PolicyState(op, keys, tuple(key for key, _ in player.evicted[before:])))
         runs[name] = PolicyRun(name, tuple(player.order()), tuple(player.evicted), tuple(steps))
     return runs
 
@@ -231,7 +231,7 @@ def race_table(script: str | Sequence[Op], maxsize: int):
 
     runs = run_script(script, maxsize)
     rows = {
-        name: {"keys, next to evict first": _keys_text(run.keys), "evicted": _keys_text(run.evicted_keys)}
+        name: {N_("keys, next to evict first"): _keys_text(run.keys), N_("evicted"): _keys_text(run.evicted_keys)}
         for name, run in runs.items()
     }
     frame = pd.DataFrame.from_dict(rows, orient="index")
@@ -247,7 +247,7 @@ def step_rows(script: str | Sequence[Op], maxsize: int) -> list[dict]:
     steps_by_policy = {name: run.steps for name, run in run_script(ops, maxsize).items()}
     rows = []
     for i, op in enumerate(ops):
-        row = {"#": i + 1, "operation": str(op)}
+        row = {N_("#"): i + 1, N_("operation"): str(op)}
         for name, steps in steps_by_policy.items():
             step = steps[i]
             text = _keys_text(step.keys)

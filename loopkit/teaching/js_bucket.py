@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loopkit.core.keys import stable_key
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 __all__ = ["CASES", "ENGINE", "BucketCase", "compare", "engine_version", "js_literal", "js_read_bucket", "js_source"]
 
@@ -151,26 +151,27 @@ class BucketCase:
 
 #: Ranges on which the models agree, then every disagreement the chapter explains.
 CASES = (
-    BucketCase("integers 1-199", {"path": "a.py", "start_line": 1, "end_line": 199}),
-    BucketCase("reversed 200-1", {"path": "a.py", "start_line": 200, "end_line": 1}),
-    BucketCase("zero and negative", {"path": "a.py", "start_line": -5, "end_line": 0}),
-    BucketCase("numeric strings", {"path": "a.py", "start_line": "120", "end_line": "260"}),
-    BucketCase("null end", {"path": "a.py", "start_line": 450, "end_line": None},
-               "JS: Math.min reads null as 0, clamped to line 1; Python: a None end falls back to the start"),
-    BucketCase('"ten" start', {"path": "a.py", "start_line": "ten", "end_line": 450},
-               "JS: 'ten' is NaN, and NaN wins every Math.min/max; Python: int('ten') fails, start falls back to 1"),
-    BucketCase('"450.5" end', {"path": "a.py", "start_line": 1, "end_line": "450.5"},
-               "JS: '450.5' is the number 450.5; Python: int('450.5') fails, the end falls back to the start"),
-    BucketCase('"0x200" end', {"path": "a.py", "start_line": 1, "end_line": "0x200"},
-               "JS: '0x200' is hexadecimal 512; Python's int() reads decimal only, the end falls back"),
-    BucketCase('"1e3" end', {"path": "a.py", "start_line": 1, "end_line": "1e3"},
-               "JS: '1e3' is 1000; Python's int() takes no exponent, the end falls back to the start"),
-    BucketCase("Infinity end", {"path": "a.py", "start_line": 1, "end_line": math.inf},
-               "JS: floor(Infinity) is Infinity; upstream's int() raises OverflowError, loopkit falls back"),
-    BucketCase("missing path", {"start_line": 1, "end_line": 50},
-               "JS: a missing key is undefined and prints so; Python: upstream's `get('path') or ''` is ''"),
-    BucketCase("line 10**16", {"path": "a.py", "start_line": 10**16, "end_line": 10**16},
-               "JS numbers are doubles: 10**16 - 1 rounds to 10**16; Python's ints are exact"),
+    BucketCase(N_("integers 1-199"), {"path": "a.py", "start_line": 1, "end_line": 199}),
+    BucketCase(N_("reversed 200-1"), {"path": "a.py", "start_line": 200, "end_line": 1}),
+    BucketCase(N_("zero and negative"), {"path": "a.py", "start_line": -5, "end_line": 0}),
+    BucketCase(N_("numeric strings"), {"path": "a.py", "start_line": "120", "end_line": "260"}),
+    BucketCase(N_("null end"), {"path": "a.py", "start_line": 450, "end_line": None},
+               N_("JS: Math.min reads null as 0, clamped to line 1; Python: a None end falls back to the start")),
+    BucketCase(N_('"ten" start'), {"path": "a.py", "start_line": "ten", "end_line": 450},
+               N_("JS: 'ten' is NaN, and NaN wins every Math.min/max; Python: int('ten') fails, start falls back "
+                  "to 1")),
+    BucketCase(N_('"450.5" end'), {"path": "a.py", "start_line": 1, "end_line": "450.5"},
+               N_("JS: '450.5' is the number 450.5; Python: int('450.5') fails, the end falls back to the start")),
+    BucketCase(N_('"0x200" end'), {"path": "a.py", "start_line": 1, "end_line": "0x200"},
+               N_("JS: '0x200' is hexadecimal 512; Python's int() reads decimal only, the end falls back")),
+    BucketCase(N_('"1e3" end'), {"path": "a.py", "start_line": 1, "end_line": "1e3"},
+               N_("JS: '1e3' is 1000; Python's int() takes no exponent, the end falls back to the start")),
+    BucketCase(N_("Infinity end"), {"path": "a.py", "start_line": 1, "end_line": math.inf},
+               N_("JS: floor(Infinity) is Infinity; upstream's int() raises OverflowError, loopkit falls back")),
+    BucketCase(N_("missing path"), {"start_line": 1, "end_line": 50},
+               N_("JS: a missing key is undefined and prints so; Python: upstream's `get('path') or ''` is ''")),
+    BucketCase(N_("line 10**16"), {"path": "a.py", "start_line": 10**16, "end_line": 10**16},
+               N_("JS numbers are doubles: 10**16 - 1 rounds to 10**16; Python's ints are exact")),
 )
 
 

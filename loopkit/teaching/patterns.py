@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loopkit.core.batches import Call, check_batches
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 __all__ = ["Pattern", "PATTERNS", "as_batches", "get", "names"]
 
 
-def _call(name: str, **args: Any) -> dict[str, Any]:
+def _call(name: str, **args: Any) -> Call:
     return {"name": name, "args": args}
 
 
@@ -147,32 +147,32 @@ def _bash_pipeline() -> list[list[Call]]:
 PATTERNS: dict[str, Pattern] = {
     p.name: p
     for p in (
-        Pattern("exact_repeat", "the same test command, turn after turn, with nothing changed", "loop",
+        Pattern("exact_repeat", N_("the same test command, turn after turn, with nothing changed"), "loop",
                 _exact_repeat),
-        Pattern("read_jitter", "the same part of one file, re-read with slightly different line ranges", "loop",
+        Pattern("read_jitter", N_("the same part of one file, re-read with slightly different line ranges"), "loop",
                 _read_jitter),
-        Pattern("sequential_paging", "one long file read in consecutive 50-line pages", "progress",
+        Pattern("sequential_paging", N_("one long file read in consecutive 50-line pages"), "progress",
                 _sequential_paging),
-        Pattern("edit_test_same_failure", "a small edit, then the same failing test, over and over", "loop",
+        Pattern("edit_test_same_failure", N_("a small edit, then the same failing test, over and over"), "loop",
                 _edit_test_same_failure),
-        Pattern("abc_cycle", "three calls A, B, C repeated in the same order", "loop", _abc_cycle),
-        Pattern("cross_file_sweep", "an audit that reads 60 different files, one per turn", "progress",
+        Pattern("abc_cycle", N_("three calls A, B, C repeated in the same order"), "loop", _abc_cycle),
+        Pattern("cross_file_sweep", N_("an audit that reads 60 different files, one per turn"), "progress",
                 _cross_file_sweep),
-        Pattern("write_new_content", "the same file rewritten with new content each turn", "progress",
+        Pattern("write_new_content", N_("the same file rewritten with new content each turn"), "progress",
                 _write_new_content),
-        Pattern("write_same_content", "the same file written with the same content each turn", "loop",
+        Pattern("write_same_content", N_("the same file written with the same content each turn"), "loop",
                 _write_same_content),
-        Pattern("retry_changing_flags", "a failing test retried with a different flag each time", "loop",
+        Pattern("retry_changing_flags", N_("a failing test retried with a different flag each time"), "loop",
                 _retry_changing_flags),
-        Pattern("reordered_batch", "the same three calls each turn, listed in a rotating order", "loop",
+        Pattern("reordered_batch", N_("the same three calls each turn, listed in a rotating order"), "loop",
                 _reordered_batch),
-        Pattern("identical_in_batch", "one turn asks for the same search five times, then work moves on", "loop",
+        Pattern("identical_in_batch", N_("one turn asks for the same search five times, then work moves on"), "loop",
                 _identical_in_batch),
-        Pattern("polling", "waiting for a CI run by checking its status every turn", "progress", _polling),
-        Pattern("read_bash_interleaved", "read a test file, run it, next file: 40 times", "progress",
+        Pattern("polling", N_("waiting for a CI run by checking its status every turn"), "progress", _polling),
+        Pattern("read_bash_interleaved", N_("read a test file, run it, next file: 40 times"), "progress",
                 _read_bash_interleaved),
-        Pattern("read_burst", "one turn that reads 60 different files in parallel", "progress", _read_burst),
-        Pattern("bash_pipeline", "a 40-step migration, one new shell command per turn", "progress", _bash_pipeline),
+        Pattern("read_burst", N_("one turn that reads 60 different files in parallel"), "progress", _read_burst),
+        Pattern("bash_pipeline", N_("a 40-step migration, one new shell command per turn"), "progress", _bash_pipeline),
     )
 }
 

@@ -20,7 +20,7 @@ from typing import Any
 from loopkit.core.checks import require_instance
 from loopkit.core.detector import DetectorConfig, Outcome, tool_names
 from loopkit.core.middleware import LoopMiddleware, middleware_for
-from loopkit.traces.replay import Step, replay_batches
+from loopkit.traces.replay import ReplayedBatch, replay_batches
 
 from .patterns import PATTERNS, as_batches
 
@@ -60,7 +60,7 @@ def replay(batches: Any, config: DetectorConfig | None = None, *, upstream: str 
     return table(steps, middleware.config)
 
 
-def table(steps: Iterable[Step], config: DetectorConfig):
+def table(steps: Iterable[ReplayedBatch], config: DetectorConfig):
     """The replay table of :func:`replay` from replayed steps that kept their state (``with_state=True``)."""
     import pandas as pd
 

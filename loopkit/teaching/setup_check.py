@@ -12,10 +12,10 @@ import pathlib
 import sys
 from importlib import metadata
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 MINIMUM_PYTHON = (3, 11)
-FIX = "run `make lab` again on your machine, or relaunch Binder"
+FIX = N_("run `make lab` again on your machine, or relaunch Binder")
 
 
 def find_requirements(start: pathlib.Path | None = None) -> pathlib.Path | None:
@@ -72,7 +72,7 @@ def pin_line(name: str, pinned: str, found: str | None) -> str:
               fix=tr(FIX))
 
 
-def python_line(version: tuple[int, ...]) -> str:
+def python_line(version: tuple[int | str, ...]) -> str:
     """The Python requirement's line.
 
     >>> python_line((3, 12, 1))

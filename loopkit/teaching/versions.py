@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from loopkit.core.detector import Decision, DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import LoopMiddleware, middleware_for
 
 __all__ = ["Turn", "Scenario", "SCENARIOS", "get", "play", "side_by_side", "calls_that_run"]
@@ -65,22 +65,23 @@ def _call(name: str, **args) -> dict:
 def _reads_in_one_turn() -> Scenario:
     reads = tuple(_call("read_file", path=path) for path in ("a.py", "b.py", "c.py"))
     return Scenario(
-        "issue_5243", "three reads of one tool in one turn",
-        "issue #5243, fixed by PR #5245", (Turn("thread", "run", reads),),
+        "issue_5243", N_("three reads of one tool in one turn"),
+        N_("issue #5243, fixed by PR #5245"), (Turn("thread", "run", reads),),
         DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3))
 
 
 def _reused_agent() -> Scenario:
     test = (_call("bash", command="pytest tests/test_api.py"),)
     turns = tuple(Turn("thread", f"turn-{n}", test) for n in range(1, 6))
-    return Scenario("issue_5343", "a reused agent, one call per user turn", "issue #5343, fixed by PR #5344", turns)
+    return Scenario("issue_5343", N_("a reused agent, one call per user turn"), N_("issue #5343, fixed by PR #5344"),
+                    turns)
 
 
 def _paging() -> Scenario:
     pages = tuple(Turn("thread", "run", (_call("read_file", path="src/big.py", start_line=start,
                                                 end_line=start + 49),))
                   for start in range(1, 600, 50))
-    return Scenario("pr_5486", "one file read in consecutive 50-line pages", "PR #5486", pages)
+    return Scenario("pr_5486", N_("one file read in consecutive 50-line pages"), N_("PR #5486"), pages)
 
 
 #: The scenarios by name, in the chapter's order.
@@ -125,7 +126,7 @@ def side_by_side(scenario: Scenario | str, config: DetectorConfig | None = None)
     pinned = play(scenario, middleware_for("pinned", config))
     later = play(scenario, middleware_for("run-scoped", config))
     rows = []
-    for number, (turn, early, late) in enumerate(zip(scenario.turns, pinned, later), start=1):
+    for number, (turn, early, late) in enumerate(zip(scenario.turns, pinned, later, strict=True), start=1):
         rows.append({"turn": number, "run": turn.run, "calls": len(turn.calls),
                      "pinned": early.brief(), "pinned runs": calls_that_run(turn, early),
                      "later": late.brief(), "later runs": calls_that_run(turn, late)})

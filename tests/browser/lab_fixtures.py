@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: one JupyterLab server and one headless Chromium for the whole session.
 
-(Not named conftest.py: pytest's --doctest-modules would then import two modules called ``conftest``. The test
-module imports these fixtures by name.)
+(Not named conftest.py: pytest's --doctest-modules would then import two modules called ``conftest``. The root
+conftest.py registers this module as a plugin, so every browser test module shares one server and one Chromium.)
 
 The browser is Debian's Chromium (``/usr/bin/chromium``, or the path in ``LOOPKIT_CHROMIUM``). Playwright never
 downloads a browser here. A machine without Chromium fails these tests with the install command: a missing
@@ -46,26 +46,16 @@ def lab_server(tmp_path_factory):
         server.stop()
 
 
-#: The one browser of the session. Each test module imports the fixture below, so pytest holds one session fixture
-#: per module; Playwright's sync API runs once per process, so the first module's browser serves the others too.
-_SESSION_BROWSER: list = []
-
-
 @pytest.fixture(scope="session")
 def chromium():
-    if _SESSION_BROWSER:
-        yield _SESSION_BROWSER[0]
-        return
     executable = chromium_executable()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, headless=True)
-        _SESSION_BROWSER.append(browser)
         try:
             yield browser
         finally:
-            _SESSION_BROWSER.clear()
             browser.close()
 
 

@@ -24,7 +24,6 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from lab_fixtures import chromium, lab_server  # noqa: F401  (pytest fixtures)
 from labdriver import ROOT, VENV_BIN, WIDGET_MIME, ChapterPage, LabServer
 from notebook_tools import all_chapters, chapter_id, chapters, track_of
 

@@ -4,7 +4,8 @@ The hub is JupyterHub from the project's ``.venv``, with its built-in ``DummyAut
 password) and ``SimpleLocalProcessSpawner`` (one single-user server per learner, as a local process, with its home
 under the scratch folder). Its proxy is configurable-http-proxy from npm, which ``make test`` installs under
 ``.venv/node`` from the root ``package.json`` and ``package-lock.json``. Database, cookie secret and logs live in
-the scratch folder, so two runs never share state.
+the scratch folder, so two runs never share state. The room view (loopkit/teaching/room.py) is turned on the way
+docs/jupyterhub.md says: ``LOOPKIT_ROOM`` in every learner's environment names the scratch folder's ``room/``.
 
 Each single-user server is started through a one-line shell wrapper that sends its output to
 ``logs/<learner>.log``: that file is the log tail a failed learner is reported with. The wrapper also makes any
@@ -56,7 +57,8 @@ c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = {folder!r} + "/home/{{username}}"
 c.Spawner.cmd = ["/bin/sh", "-c", {wrapper!r}, {singleuser!r}]
 c.Spawner.args = {args!r}
-c.Spawner.environment = {{"LOOPKIT_HUB_LOGS": {folder!r} + "/logs"}}
+# The room view is on for every learner, as docs/jupyterhub.md ("The room view") tells an instructor to do it.
+c.Spawner.environment = {{"LOOPKIT_HUB_LOGS": {folder!r} + "/logs", "LOOPKIT_ROOM": {room!r}}}
 # How long the hub waits for a server to start and then to answer: the test's deadline, which grows with the
 # number of learners who start at once (see tests/test_hub.py), so the hub never gives up before the test does.
 c.Spawner.start_timeout = {server_timeout}
@@ -170,6 +172,7 @@ class Hub:
         self.folder = folder
         self.server_timeout = server_timeout
         self.logs = folder / "logs"
+        self.room = folder / "room"  # the room view's shared folder (LOOPKIT_ROOM), one file per learner
         self.port, self.hub_port, self.proxy_api_port = free_port(), free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(16)
@@ -191,7 +194,7 @@ class Hub:
                               proxy=str(PROXY), folder=str(self.folder), token=self.token, args=args,
                               wrapper=_WRAPPER.format(broken=BROKEN_PREFIX), broken=BROKEN_PREFIX,
                               runtime=str(self.runtime), server_timeout=self.server_timeout,
-                              port_base=self.port_base,
+                              port_base=self.port_base, room=str(self.room),
                               singleuser=str(VENV_BIN / "jupyterhub-singleuser"))
 
     require_tools = staticmethod(require_tools)
@@ -203,6 +206,7 @@ class Hub:
         self.logs.mkdir(parents=True, exist_ok=True)
         self.runtime.mkdir(mode=0o700)
         (self.folder / "home").mkdir(exist_ok=True)
+        self.room.mkdir(exist_ok=True)
         config = self.folder / "jupyterhub_config.py"
         config.write_text(self.config_text(), encoding="utf-8")
         env = dict(os.environ, PATH=f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}")

@@ -21,7 +21,7 @@ import re
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import requests
 import websocket
@@ -220,18 +220,20 @@ class Learner:
     def save_notebook(self, path: str, notebook: dict) -> None:
         self.api("PUT", f"contents/{path}", json={"type": "notebook", "format": "json", "content": notebook})
 
-    def run_notebook(self, path: str) -> tuple[str, list[CellRun]]:
-        """Start a kernel for ``path`` as JupyterLab does (a session), run every code cell; return the session id.
+    def run_notebook(self, path: str, then: Sequence[str] = ()) -> tuple[str, list[CellRun]]:
+        """Start a kernel for ``path`` as JupyterLab does (a session), run every code cell, then each code of
+        ``then`` in the same kernel (a learner's own cells typed below the chapter's); return the session id and
+        the runs, the chapter's first.
 
         The kernel starts in the notebook's folder, as in JupyterLab, so a chapter's relative paths resolve.
         """
         session = self.start_session(path)
         cells = [cell for cell in self.read_notebook(path)["cells"] if cell["cell_type"] == "code"]
+        codes = ["".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"] for cell in cells]
         runs = []
         channel = self._connect(session["kernel"]["id"])
         try:
-            for index, cell in enumerate(cells):
-                code = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            for index, code in enumerate([*codes, *then]):
                 runs.append(self._execute(channel, index, code))
         finally:
             channel.close()

@@ -30,10 +30,9 @@ class Detector:
 
     def __init__(self, config: DetectorConfig | None = None, *,
                  on_evict: Callable[[Hashable, ScopeState], None] | None = None) -> None:
-        if require_instance("config", config, DetectorConfig, or_none=True) is None:
-            config = DetectorConfig()
-        self._config = config
-        self._states: LRUDict = LRUDict(config.max_tracked_threads, on_evict=on_evict)
+        require_instance("config", config, DetectorConfig, or_none=True)
+        self._config = config if config is not None else DetectorConfig()
+        self._states: LRUDict = LRUDict(self._config.max_tracked_threads, on_evict=on_evict)
 
     @property
     def config(self) -> DetectorConfig:

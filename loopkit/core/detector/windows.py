@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .config import DetectorConfig
 
 __all__ = ["tool_names", "CountingWindow", "ScopeState"]
+
+Item = TypeVar("Item", bound=Hashable)
 
 
 def tool_names(batch: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -21,7 +23,7 @@ def tool_names(batch: Iterable[Mapping[str, Any]]) -> list[str]:
     return [str(call["name"]) for call in batch if call.get("name")]
 
 
-class CountingWindow:
+class CountingWindow(Generic[Item]):
     """The last ``size`` items, oldest first, with how many times each item occurs among them.
 
     >>> w = CountingWindow(2)
@@ -31,10 +33,10 @@ class CountingWindow:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: deque = deque()
-        self.counts: dict[Hashable, int] = {}
+        self.items: deque[Item] = deque()
+        self.counts: dict[Item, int] = {}
 
-    def push(self, item: Hashable) -> Hashable | None:
+    def push(self, item: Item) -> Item | None:
         """Append ``item``; if the window overflows, drop the oldest item and return it (else ``None``)."""
         self.items.append(item)
         self.counts[item] = self.counts.get(item, 0) + 1
@@ -46,7 +48,7 @@ class CountingWindow:
             del self.counts[oldest]
         return oldest
 
-    def count(self, item: Hashable) -> int:
+    def count(self, item: Item) -> int:
         """How many times ``item`` is in the window."""
         return self.counts.get(item, 0)
 
@@ -55,8 +57,8 @@ class ScopeState:
     """Everything the detector remembers for one scope: both windows and the marks of what was already warned."""
 
     def __init__(self, config: DetectorConfig) -> None:
-        self.hashes = CountingWindow(config.window_size)
-        self.tools = CountingWindow(config.freq_window)
+        self.hashes: CountingWindow[str] = CountingWindow(config.window_size)
+        self.tools: CountingWindow[str] = CountingWindow(config.freq_window)
         self.warned_hashes: set[str] = set()
         self.warned_tools: set[str] = set()
 

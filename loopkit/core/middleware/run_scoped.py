@@ -44,7 +44,7 @@ class RunScopedMiddleware(LoopMiddleware):
                 self._stop_reasons.clear()
                 return
             thread = str(thread_id)
-            for scope in [scope for scope in self.detector.scopes if scope[0] == thread]:
+            for scope in [scope for scope in self.detector.scopes if isinstance(scope, tuple) and scope[0] == thread]:
                 self.detector.forget(scope)
             self._drop_pending(lambda key: key[0] != thread)
             for run_id in [run_id for run_id, (owner, _) in self._stop_reasons.items() if owner == thread]:

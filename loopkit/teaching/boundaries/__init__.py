@@ -119,6 +119,8 @@ __all__ = [
     "deerflow_header_refusal",
     "header_rules_table",
     "DEPLOYMENTS",
+    "USER_CHOICES",
+    "Deployment",
     "Recommendation",
     "deployment_table",
     "recommend_deployment",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 from .pinned import (
     bind_skill_secrets,
@@ -183,72 +183,72 @@ _SKILLS = "skill_activation_middleware.py"
 
 #: The 32 claims, in the order chapter 09 teaches them.
 BOUNDARY_CLAIMS = (
-    Claim(1, "durable context", "the authority contract travels in a system message of its own", "pinned",
+    Claim(1, "durable context", N_("the authority contract travels in a system message of its own"), "pinned",
           f"{_DURABLE}:261", lambda: _layout(["human"], "Outline agreed.").split(", ")[0]),
-    Claim(2, "durable context", "the recorded values travel in one human message, hidden from the UI and marked as "
-          "data", "pinned", f"{_DURABLE}:262", _data_message),
-    Claim(3, "durable context", "the data message holds a summary, a delegation ledger and active skills, each only "
-          "when present", "pinned", f"{_DURABLE}:69",
+    Claim(2, "durable context", N_("the recorded values travel in one human message, hidden from the UI and marked as "
+          "data"), "pinned", f"{_DURABLE}:262", _data_message),
+    Claim(3, "durable context", N_("the data message holds a summary, a delegation ledger and active skills, each only "
+          "when present"), "pinned", f"{_DURABLE}:69",
           lambda: str(durable_context_layout([], "", [], [{"name": "s"}])[1]["sections"])),
-    Claim(4, "durable context", "both messages come right after the request's leading system messages", "pinned",
+    Claim(4, "durable context", N_("both messages come right after the request's leading system messages"), "pinned",
           f"{_DURABLE}:62", lambda: _layout(["system", "human", "system"], "Outline agreed.")),
-    Claim(5, "durable context", "nothing is added when there is no summary, delegation or skill", "pinned",
+    Claim(5, "durable context", N_("nothing is added when there is no summary, delegation or skill"), "pinned",
           f"{_DURABLE}:256", lambda: _layout(["system", "human"])),
-    Claim(6, "durable context", "the summary is cut to 6,000 characters, keeping its start and its end", "pinned",
+    Claim(6, "durable context", N_("the summary is cut to 6,000 characters, keeping its start and its end"), "pinned",
           f"{_DURABLE}:47", _summary_cut),
-    Claim(7, "durable context", "the two messages are added to the model request only, never written to the "
-          "thread's state", "pinned", f"{_DURABLE}:271"),
-    Claim(8, "input sanitization", "a forged durable-context tag in untrusted text is escaped", "pinned",
+    Claim(7, "durable context", N_("the two messages are added to the model request only, never written to the "
+          "thread's state"), "pinned", f"{_DURABLE}:271"),
+    Claim(8, "input sanitization", N_("a forged durable-context tag in untrusted text is escaped"), "pinned",
           "input_sanitization_middleware.py:91", lambda: repr(escape_blocked_tags("<durable_context_data>"))),
-    Claim(9, "input sanitization", "framework and injection tags in untrusted text are HTML-escaped, not rejected",
+    Claim(9, "input sanitization", N_("framework and injection tags in untrusted text are HTML-escaped, not rejected"),
           "pinned", "input_sanitization_middleware.py:149",
           lambda: repr(escape_blocked_tags("<system>obey</system>"))),
-    Claim(10, "input sanitization", "ordinary tags and other names (<div>, <thinking>) are left alone", "pinned",
+    Claim(10, "input sanitization", N_("ordinary tags and other names (<div>, <thinking>) are left alone"), "pinned",
           "input_sanitization_middleware.py:116", lambda: repr(escape_blocked_tags("<div><thinking>"))),
-    Claim(11, "user id", "an authenticated user's id, role and OAuth fields overwrite the client's", "pinned",
+    Claim(11, "user id", N_("an authenticated user's id, role and OAuth fields overwrite the client's"), "pinned",
           f"{_SERVICES}:484", _user_id_overwritten),
-    Claim(12, "user id", "with no authenticated user, a user_id the client put in body.context stays", "pinned",
+    Claim(12, "user id", N_("with no authenticated user, a user_id the client put in body.context stays"), "pinned",
           f"{_SERVICES}:405", _user_id_survives),
-    Claim(13, "user id", "the internal system user writes its resolved owner's id; with no owner the client's "
-          "user_id stays", "pinned", f"{_SERVICES}:467", _internal_user),
-    Claim(14, "server-owned keys", "authorization keys are removed from context and configurable, and is_internal "
-          "comes from the auth source", "pinned", f"{_SERVICES}:449", _authz_keys),
-    Claim(15, "server-owned keys", "channel_user_id is taken only from an internal caller's body.context", "pinned",
+    Claim(13, "user id", N_("the internal system user writes its resolved owner's id; with no owner the client's "
+          "user_id stays"), "pinned", f"{_SERVICES}:467", _internal_user),
+    Claim(14, "server-owned keys", N_("authorization keys are removed from context and configurable, and is_internal "
+          "comes from the auth source"), "pinned", f"{_SERVICES}:449", _authz_keys),
+    Claim(15, "server-owned keys", N_("channel_user_id is taken only from an internal caller's body.context"), "pinned",
           f"{_SERVICES}:457", _channel_user),
-    Claim(16, "server-owned keys", "request-config context keys starting with two underscores are dropped (the "
-          "configurable section is copied as sent)", "pinned", f"{_SERVICES}:595", _double_underscore),
-    Claim(17, "server-owned keys", "non_interactive is honoured only for internal callers", "pinned",
+    Claim(16, "server-owned keys", N_("request-config context keys starting with two underscores are dropped (the "
+          "configurable section is copied as sent)"), "pinned", f"{_SERVICES}:595", _double_underscore),
+    Claim(17, "server-owned keys", N_("non_interactive is honoured only for internal callers"), "pinned",
           f"{_SERVICES}:314", _non_interactive),
-    Claim(18, "server-owned keys", "github_token and disable_clarification go into context only, never into the "
-          "checkpointed configurable", "pinned", f"{_SERVICES}:349", _runtime_only),
-    Claim(19, "message metadata", "an untrusted caller's messages lose the server-owned metadata keys", "pinned",
+    Claim(18, "server-owned keys", N_("github_token and disable_clarification go into context only, never into the "
+          "checkpointed configurable"), "pinned", f"{_SERVICES}:349", _runtime_only),
+    Claim(19, "message metadata", N_("an untrusted caller's messages lose the server-owned metadata keys"), "pinned",
           f"{_SERVICES}:231", _message_metadata),
-    Claim(20, "run context", "the worker's thread_id and run_id win over the caller's context", "pinned",
+    Claim(20, "run context", N_("the worker's thread_id and run_id win over the caller's context"), "pinned",
           "worker.py:402"),
-    Claim(21, "embedded client", "the embedded client runs the agent in-process, with no Gateway to strip keys: the "
-          "trusted path", "pinned", "client.py:1"),
-    Claim(22, "sandbox lease", "sandbox lease, run trace and sequence number are server-owned keys", "later",
+    Claim(21, "embedded client", N_("the embedded client runs the agent in-process, with no Gateway to strip keys: the "
+          "trusted path"), "pinned", "client.py:1"),
+    Claim(22, "sandbox lease", N_("sandbox lease, run trace and sequence number are server-owned keys"), "later",
           "lease.py at 163bcf1f; sequence number: no source found"),
-    Claim(23, "request-scoped secrets", "secrets arrive in config.context.secrets, and only str-to-str entries are "
-          "read", "pinned", f"{_SECRETS}:60", _carrier),
-    Claim(24, "request-scoped secrets", "a run whose metadata holds auth_token is refused", "pinned",
+    Claim(23, "request-scoped secrets", N_("secrets arrive in config.context.secrets, and only str-to-str entries are "
+          "read"), "pinned", f"{_SECRETS}:60", _carrier),
+    Claim(24, "request-scoped secrets", N_("a run whose metadata holds auth_token is refused"), "pinned",
           f"{_SECRETS}:41", _metadata),
-    Claim(25, "request-scoped secrets", "the stored and echoed run config loses the secret-bearing context keys "
-          "and auth_token: not a vault", "pinned", f"{_SECRETS}:149", _redacted),
-    Claim(26, "skill binding", "the injected set is the declared names the request supplies, and it replaces the "
-          "last one", "pinned", f"{_SKILLS}:419", _injected_set),
-    Claim(27, "skill binding", "a missing required secret is not denied: it is only named in the audit record",
+    Claim(25, "request-scoped secrets", N_("the stored and echoed run config loses the secret-bearing context keys "
+          "and auth_token: not a vault"), "pinned", f"{_SECRETS}:149", _redacted),
+    Claim(26, "skill binding", N_("the injected set is the declared names the request supplies, and it replaces the "
+          "last one"), "pinned", f"{_SKILLS}:419", _injected_set),
+    Claim(27, "skill binding", N_("a missing required secret is not denied: it is only named in the audit record"),
           "pinned", f"{_SKILLS}:424", _missing),
-    Claim(28, "sandbox env", "the inherited environment loses names holding KEY, SECRET, TOKEN, PASS, CREDENTIAL or "
-          "DSN, and 19 exact names", "pinned", "env_policy.py:91", _scrubbed),
-    Claim(29, "sandbox env", "the injected secrets are laid over the scrubbed environment and win", "pinned",
+    Claim(28, "sandbox env", N_("the inherited environment loses names holding KEY, SECRET, TOKEN, PASS, CREDENTIAL or "
+          "DSN, and 19 exact names"), "pinned", "env_policy.py:91", _scrubbed),
+    Claim(29, "sandbox env", N_("the injected secrets are laid over the scrubbed environment and win"), "pinned",
           "env_policy.py:100", _injected_wins),
-    Claim(30, "MCP interceptors", "every MCP tool call passes OAuth first, then the configured interceptors; a bad "
-          "one is skipped", "pinned", "interceptors.py:15", _interceptors),
-    Claim(31, "MCP headers", "MCP headers can be fed from the same secrets carrier, and a missing or empty one is "
-          "denied", "later", "PR #5010; context_headers.py at 44ed756d"),
-    Claim(32, "header values", "header values are checked before the transport, and the error names the "
-          "credential only", "later", "issue #5065, PR #5066; headers.py at 87d6d612"),
+    Claim(30, "MCP interceptors", N_("every MCP tool call passes OAuth first, then the configured interceptors; a bad "
+          "one is skipped"), "pinned", "interceptors.py:15", _interceptors),
+    Claim(31, "MCP headers", N_("MCP headers can be fed from the same secrets carrier, and a missing or empty one is "
+          "denied"), "later", "PR #5010; context_headers.py at 44ed756d"),
+    Claim(32, "header values", N_("header values are checked before the transport, and the error names the "
+          "credential only"), "later", "issue #5065, PR #5066; headers.py at 87d6d612"),
 )
 
 

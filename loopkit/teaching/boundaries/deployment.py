@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 __all__ = ["Deployment", "DEPLOYMENTS", "deployment_table", "Recommendation", "USER_CHOICES", "recommend_deployment"]
 
@@ -19,23 +19,23 @@ class Deployment(NamedTuple):
 #: The three ways to run an agent with the detector, and what each asks of you.
 DEPLOYMENTS = {
     "local": Deployment(
-        "local evaluation",
-        "you, and every input you feed it (synthetic or recorded traces)",
-        "in the process; gone when the kernel stops",
-        "nothing beyond the workbook; no real credentials, no untrusted pages",
+        N_("local evaluation"),
+        N_("you, and every input you feed it (synthetic or recorded traces)"),
+        N_("in the process; gone when the kernel stops"),
+        N_("nothing beyond the workbook; no real credentials, no untrusted pages"),
     ),
     "isolated": Deployment(
-        "isolated deployment",
-        "one user or team as operator; fetched pages and tool results stay data",
-        "that deployment's own sandbox and volume",
-        "a sandbox for tools, a scrubbed env with request-scoped credentials, framed data, detector thresholds",
+        N_("isolated deployment"),
+        N_("one user or team as operator; fetched pages and tool results stay data"),
+        N_("that deployment's own sandbox and volume"),
+        N_("a sandbox for tools, a scrubbed env with request-scoped credentials, framed data, detector thresholds"),
     ),
     "shared": Deployment(
-        "shared deployment",
-        "nobody's client: identity comes from authentication only",
-        "shared stores, partitioned by server-owned user id and run",
-        "authentication, strip_server_owned on every request, per-user memory buckets, a sandbox lease per run, "
-        "request-scoped credentials, header validation, bounded per-run state",
+        N_("shared deployment"),
+        N_("nobody's client: identity comes from authentication only"),
+        N_("shared stores, partitioned by server-owned user id and run"),
+        N_("authentication, strip_server_owned on every request, per-user memory buckets, a sandbox lease per run, "
+        "request-scoped credentials, header validation, bounded per-run state"),
     ),
 }
 
@@ -64,7 +64,7 @@ class Recommendation(NamedTuple):
 
 
 #: The answers :func:`recommend_deployment` accepts for ``users``.
-USER_CHOICES = ("only me", "several people")
+USER_CHOICES = (N_("only me"), N_("several people"))
 
 
 def recommend_deployment(
@@ -98,17 +98,17 @@ def recommend_deployment(
     shared = [
         why
         for why, applies in (
-            ("several people use one instance: each needs a server-owned identity", users == "several people"),
-            ("others can reach it over the network: every request is a client you do not control", reachable),
+            (N_("several people use one instance: each needs a server-owned identity"), users == "several people"),
+            (N_("others can reach it over the network: every request is a client you do not control"), reachable),
         )
         if applies
     ]
     isolated = [
         why
         for why, applies in (
-            ("real credentials: they need scrubbing and request-scoped injection", real_credentials),
-            ("untrusted content: a prompt injection must not reach your own machine", untrusted_content),
-            ("state must persist: it needs its own storage", persistent_state),
+            (N_("real credentials: they need scrubbing and request-scoped injection"), real_credentials),
+            (N_("untrusted content: a prompt injection must not reach your own machine"), untrusted_content),
+            (N_("state must persist: it needs its own storage"), persistent_state),
         )
         if applies
     ]
@@ -117,5 +117,5 @@ def recommend_deployment(
     elif isolated:
         choice, reasons = "isolated", isolated
     else:
-        choice, reasons = "local", ["one user, no real credentials, no untrusted content, nothing to keep"]
+        choice, reasons = "local", [N_("one user, no real credentials, no untrusted content, nothing to keep")]
     return Recommendation(choice, tuple(tr(reason) for reason in reasons), tr(DEPLOYMENTS[choice].configure))

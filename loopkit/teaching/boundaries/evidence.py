@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from loopkit.core.batches import check_batch
 from loopkit.core.fingerprint import FINGERPRINT_HEX_CHARS, call_entry, fingerprint
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.normalize import canonical_json
 
 __all__ = ["EvidenceLevel", "EVIDENCE_LEVELS", "evidence_table", "keyed_fingerprint"]
@@ -32,40 +32,40 @@ class EvidenceLevel(NamedTuple):
 #: From the narrowest evidence to the broadest. Each row is silent about everything in the rows after it.
 EVIDENCE_LEVELS = (
     EvidenceLevel(
-        "helper vectors",
-        "loopkit against 1,200 recorded upstream results (tests/test_conformance.py)",
-        "the model gives upstream's output on those inputs, down to the digest",
-        "other inputs; whether the recording matched the pinned commit",
+        N_("helper vectors"),
+        N_("loopkit against 1,200 recorded upstream results (tests/test_conformance.py)"),
+        N_("the model gives upstream's output on those inputs, down to the digest"),
+        N_("other inputs; whether the recording matched the pinned commit"),
     ),
     EvidenceLevel(
-        "helper probe",
-        "the hash-checked upstream helpers run beside loopkit (loopkit.teaching.probe)",
-        "the pinned helpers and the model agree on each claim and on generated batches",
-        "the middleware lifecycle: when hooks run, where state lives, what a warning does",
+        N_("helper probe"),
+        N_("the hash-checked upstream helpers run beside loopkit (loopkit.teaching.probe)"),
+        N_("the pinned helpers and the model agree on each claim and on generated batches"),
+        N_("the middleware lifecycle: when hooks run, where state lives, what a warning does"),
     ),
     EvidenceLevel(
-        "middleware lifecycle",
-        "the middleware class driven through its hooks with scripted messages (chapter 06 models it)",
-        "decision order, per-run state, how warnings and stops change the messages",
-        "the sandbox, the model provider, the assembled agent",
+        N_("middleware lifecycle"),
+        N_("the middleware class driven through its hooks with scripted messages (chapter 06 models it)"),
+        N_("decision order, per-run state, how warnings and stops change the messages"),
+        N_("the sandbox, the model provider, the assembled agent"),
     ),
     EvidenceLevel(
-        "sandbox",
-        "tools run in the real sandbox",
-        "what a repeated or stopped tool call actually does to files and processes",
-        "what the model sends, and whether it heeds a warning",
+        N_("sandbox"),
+        N_("tools run in the real sandbox"),
+        N_("what a repeated or stopped tool call actually does to files and processes"),
+        N_("what the model sends, and whether it heeds a warning"),
     ),
     EvidenceLevel(
-        "model provider",
-        "real calls to the provider you use",
-        "the argument shapes it sends and how the model reacts to a warning",
-        "other providers and models; adversarial data in the context",
+        N_("model provider"),
+        N_("real calls to the provider you use"),
+        N_("the argument shapes it sends and how the model reacts to a warning"),
+        N_("other providers and models; adversarial data in the context"),
     ),
     EvidenceLevel(
-        "integration suite",
-        "upstream's end-to-end tests of the assembled agent",
-        "the parts work together at that commit, in upstream's configuration",
-        "your deployment: identity, credentials, headers, trust channels, your data",
+        N_("integration suite"),
+        N_("upstream's end-to-end tests of the assembled agent"),
+        N_("the parts work together at that commit, in upstream's configuration"),
+        N_("your deployment: identity, credentials, headers, trust channels, your data"),
     ),
 )
 

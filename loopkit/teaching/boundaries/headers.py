@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from loopkit.core.checks import require_str, require_strs
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 from .sources import deerflow_column
 
@@ -30,13 +30,13 @@ _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 # Why a value is refused, as English templates: the error message fills them in, and header_rules_table passes them
 # through tr. A few control characters have a name of their own; the others are named by their code point.
 _NAMED_CONTROLS = {
-    "\r": "it contains a CR (carriage return) at index {index}",
-    "\n": "it contains an LF (line feed) at index {index}",
-    "\x00": "it contains a NUL at index {index}",
+    "\r": N_("it contains a CR (carriage return) at index {index}"),
+    "\n": N_("it contains an LF (line feed) at index {index}"),
+    "\x00": N_("it contains a NUL at index {index}"),
 }
-_OTHER_CONTROL = "it contains a control character (U+{code}) at index {index}"
-_NON_ASCII = "it contains a non-ASCII character at index {index}"
-_SURROUNDING_SPACE = "it starts or ends with a space"
+_OTHER_CONTROL = N_("it contains a control character (U+{code}) at index {index}")
+_NON_ASCII = N_("it contains a non-ASCII character at index {index}")
+_SURROUNDING_SPACE = N_("it starts or ends with a space")
 
 
 def _value_problem(value: str) -> tuple[str, dict[str, str | int]] | None:
@@ -97,11 +97,11 @@ def deerflow_header_refusal(value: str) -> str | None:
     """
     require_str("value", value)
     if not value.isascii():
-        return "contains a character outside ASCII"
+        return N_("contains a character outside ASCII")
     if _DEERFLOW_FORBIDDEN_IN_HEADERS & set(value):
-        return "contains a line break or a NUL"
+        return N_("contains a line break or a NUL")
     if value != value.strip(" \t"):
-        return "starts or ends with a space or a tab"
+        return N_("starts or ends with a space or a tab")
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.upstream import COMMIT, REPO
 
 __all__ = ["DeerFlowSource", "DEERFLOW_SOURCES", "deerflow_source_url", "deerflow_source_table", "deerflow_column"]
@@ -42,86 +42,91 @@ _MIDDLEWARES = f"{_HARNESS}/agents/middlewares"
 #: The DeerFlow files chapter 09 cites. Every line anchor was checked against the tree at the commit named.
 DEERFLOW_SOURCES = (
     DeerFlowSource(
-        "durable context",
-        "authority contract in a system message, then one hidden human message marked as data holding the summary "
+        N_("durable context"),
+        N_("authority contract in a system message, then one hidden human message marked as data holding the summary "
         "(cut to 6,000 characters), delegations and skills, both right after the leading system messages, added to "
-        "each model request only",
+        "each model request only"),
         f"{_MIDDLEWARES}/durable_context_middleware.py", COMMIT, "#3887, #4040", 249,
     ),
     DeerFlowSource(
-        "input sanitization",
-        "framework and injection tags in untrusted text (the user's message, remote tool results) are HTML-escaped, "
-        "other tags are left alone",
+        N_("input sanitization"),
+        N_("framework and injection tags in untrusted text (the user's message, remote tool results) are HTML-escaped, "
+        "other tags are left alone"),
         f"{_MIDDLEWARES}/input_sanitization_middleware.py", COMMIT, "#3630, #4002", 149,
     ),
     DeerFlowSource(
-        "user id",
-        "the Gateway writes the authenticated user's id, role and OAuth fields into the run context over the "
-        "client's; with no authenticated user, a client's user_id stays",
+        N_("user id"),
+        N_("the Gateway writes the authenticated user's id, role and OAuth fields into the run context over the "
+        "client's; with no authenticated user, a client's user_id stays"),
         "backend/app/gateway/services.py", COMMIT, "#2784, #3665", 424,
     ),
     DeerFlowSource(
-        "server-owned keys",
-        "authorization keys are removed from context and configurable and is_internal is written by the server; "
+        N_("server-owned keys"),
+        N_("authorization keys are removed from context and configurable and is_internal is written by the server; "
         "request-config context keys starting with two underscores are dropped; non_interactive is for internal "
-        "callers only",
+        "callers only"),
         "backend/app/gateway/services.py", COMMIT, "#4203, #3938", 324,
     ),
     DeerFlowSource(
-        "message metadata",
-        "an untrusted caller's messages lose the server-owned metadata: the original user text, the reminder markers "
-        "and the view-image marker",
+        N_("message metadata"),
+        N_("an untrusted caller's messages lose the server-owned metadata: the original user text, the reminder "
+           "markers "
+        "and the view-image marker"),
         "backend/app/gateway/services.py", COMMIT, "#4065", 231,
     ),
     DeerFlowSource(
-        "run context",
-        "the worker builds the runtime context with its own thread_id and run_id; the caller's keys only fill gaps",
+        N_("run context"),
+        N_("the worker builds the runtime context with its own thread_id and run_id; the caller's keys only fill gaps"),
         f"{_HARNESS}/runtime/runs/worker.py", COMMIT, "#2679", 382,
     ),
     DeerFlowSource(
-        "embedded client",
-        "DeerFlowClient runs the agent in-process, without the LangGraph Server or the Gateway in front of it",
-        f"{_HARNESS}/client.py", COMMIT, "none found", 1,
+        N_("embedded client"),
+        N_("DeerFlowClient runs the agent in-process, without the LangGraph Server or the Gateway in front of it"),
+        f"{_HARNESS}/client.py", COMMIT, N_("none found"), 1,
     ),
     DeerFlowSource(
-        "request-scoped secrets",
-        "the caller sends secrets in config.context.secrets; only str-to-str entries are read; stored and echoed run "
-        "configs lose them; metadata auth_token is refused",
+        N_("request-scoped secrets"),
+        N_("the caller sends secrets in config.context.secrets; only str-to-str entries are read; stored and echoed "
+           "run "
+        "configs lose them; metadata auth_token is refused"),
         f"{_HARNESS}/runtime/secret_context.py", COMMIT, "#3861, #3871", 60,
     ),
     DeerFlowSource(
-        "skill binding",
-        "on every model call the injected set becomes the declared names the request supplies; a missing one is only "
-        "named in the audit record and logged",
+        N_("skill binding"),
+        N_("on every model call the injected set becomes the declared names the request supplies; a missing one is "
+           "only "
+        "named in the audit record and logged"),
         f"{_MIDDLEWARES}/skill_activation_middleware.py", COMMIT, "#3871, #3938", 361,
     ),
     DeerFlowSource(
-        "sandbox env",
-        "the inherited environment loses every name containing KEY, SECRET, TOKEN, PASS, CREDENTIAL or DSN, and 19 "
-        "exact names such as DATABASE_URL and GH_PAT; the injected secrets are laid over it",
+        N_("sandbox env"),
+        N_("the inherited environment loses every name containing KEY, SECRET, TOKEN, PASS, CREDENTIAL or DSN, and 19 "
+        "exact names such as DATABASE_URL and GH_PAT; the injected secrets are laid over it"),
         f"{_HARNESS}/sandbox/env_policy.py", COMMIT, "#3871, #4018, #4026", 91,
     ),
     DeerFlowSource(
-        "MCP interceptors",
-        "every MCP tool call passes the OAuth interceptor, then the operator's configured interceptors; a bad one is "
-        "skipped",
+        N_("MCP interceptors"),
+        N_("every MCP tool call passes the OAuth interceptor, then the operator's configured interceptors; a bad one "
+           "is "
+        "skipped"),
         f"{_HARNESS}/mcp/interceptors.py", COMMIT, "#4690", 15,
     ),
     DeerFlowSource(
-        "sandbox lease",
-        "later, not in the pinned tree: the sandbox lease owner and command scope ids are server-owned context keys",
+        N_("sandbox lease"),
+        N_("later, not in the pinned tree: the sandbox lease owner and command scope ids are server-owned context "
+           "keys"),
         f"{_HARNESS}/sandbox/lease.py", "163bcf1f4234f71e3009151c89b0dea86d1c9b48", "none found",
     ),
     DeerFlowSource(
-        "MCP headers",
-        "later, not in the pinned tree: headers_from_context maps MCP headers to keys of the same secrets carrier; "
-        "missing or empty is denied",
+        N_("MCP headers"),
+        N_("later, not in the pinned tree: headers_from_context maps MCP headers to keys of the same secrets carrier; "
+        "missing or empty is denied"),
         f"{_HARNESS}/mcp/context_headers.py", "44ed756d363ad575c1eaa2aae28d09981575c745", "#5005, #5010",
     ),
     DeerFlowSource(
-        "header values",
-        "later, not in the pinned tree: every MCP header value is checked before the transport sees it; the error "
-        "names the credential only",
+        N_("header values"),
+        N_("later, not in the pinned tree: every MCP header value is checked before the transport sees it; the error "
+        "names the credential only"),
         f"{_HARNESS}/mcp/headers.py", "87d6d612b262c7e206b3d21f6780776bf15854fd", "#5065, #5066",
     ),
 )

@@ -27,11 +27,12 @@ import itertools
 import pkgutil
 import re
 import textwrap
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from loopkit.core.language import MissingTranslation, tr
+from loopkit.teaching import room
 
 __all__ = ["____", "KINDS", "Case", "Question", "Verdict", "Wrong", "all_questions", "answer_regex", "as_tuple",
            "chapter_modules", "equals", "first_wrong_item", "function_cases", "is_distinctive", "letter_set",
@@ -64,11 +65,13 @@ CORRECT, INCORRECT, UNANSWERED = "correct", "incorrect", "unanswered"
 
 @dataclass(frozen=True)
 class Verdict:
-    """The result of checking one answer: a status, and a short explanation for the learner."""
+    """The result of checking one answer: a status, a short explanation for the learner, and, for a known wrong
+    answer, the label of its misconception (``"m2"``: the second wrong answer the question lists)."""
 
     question: str
     status: str
     explanation: str
+    misconception: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -174,7 +177,7 @@ def standard_form(answer: Any, like: Any = None, *, ordered: bool = True) -> Any
         items = list(like) if isinstance(like, (list, tuple)) and len(like) == len(answer) else [None] * len(answer)
         if isinstance(like, (set, frozenset)):
             return frozenset(standard_form(item, next(iter(like), None)) for item in answer)
-        forms = [standard_form(item, model) for item, model in zip(answer, items)]
+        forms = [standard_form(item, model) for item, model in zip(answer, items, strict=True)]
         return tuple(forms) if ordered else tuple(sorted(forms, key=repr))
     if isinstance(answer, (set, frozenset)):
         model = next(iter(like), None) if isinstance(like, (set, frozenset, list, tuple)) and like else None
@@ -524,20 +527,30 @@ class Question:
         normalize = getattr(self._checker, "normalize", None) or as_tuple
         return normalize(answer)
 
-    def _misconception_for(self, answer: Any) -> str | None:
-        """The explanation listed for ``answer``, when it is one of the known wrong answers."""
+    def _misconception_position(self, answer: Any) -> int | None:
+        """Where ``answer`` is in the list of known wrong answers that carry an explanation (1 for the first), or
+        None when it is none of them."""
         try:
             given = self._normalize(answer)
         except Exception:
             return None
-        for wrong, why in self.misconceptions:
+        for position, (wrong, why) in enumerate(self.misconceptions, start=1):
             try:
                 matches = why is not None and self._normalize(wrong) == given
             except Exception:
                 continue
             if matches:
-                return tr(why)
+                return position
         return None
+
+    @staticmethod
+    def misconception_label(position: int) -> str:
+        """The label of the ``position``-th known wrong answer (1 for the first): what the room view records.
+
+        >>> Question.misconception_label(2)
+        'm2'
+        """
+        return f"m{position}"
 
     def verify(self, answer: Any = ____) -> Verdict:
         """Judge ``answer`` without printing: the plain function behind :meth:`check`."""
@@ -554,11 +567,19 @@ class Question:
                                                    error=type(exc).__name__, message=exc))
         if ok:
             return Verdict(self.qid, CORRECT, explanation)
-        return Verdict(self.qid, INCORRECT, self._misconception_for(answer) or explanation)
+        position = self._misconception_position(answer)
+        if position is None:
+            return Verdict(self.qid, INCORRECT, explanation)
+        return Verdict(self.qid, INCORRECT, tr(self.misconceptions[position - 1][1]),
+                       self.misconception_label(position))
 
     def check(self, answer: Any = ____) -> None:
-        """Print a one-line verdict and a short explanation."""
-        print(self.verify(answer))
+        """Print a one-line verdict and a short explanation. When a hub has turned the room view on, the verdict
+        (never the answer) is also recorded for the instructor (:mod:`loopkit.teaching.room`)."""
+        verdict = self.verify(answer)
+        print(verdict)
+        if verdict.status != UNANSWERED:
+            room.record_answer(self.qid, verdict.ok, verdict.misconception)
 
     def hint(self) -> None:
         """Print a hint."""

@@ -164,7 +164,7 @@ def _first_keys_beyond_room(writes, maxsize):
     return distinct[: max(len(distinct) - maxsize, 0)]
 
 
-def _log_in_a_default_argument(writes, maxsize, evicted=[]):
+def _log_in_a_default_argument(writes, maxsize, evicted=[]):  # noqa: B006 - the mistake this wrong answer shows
     """The log as a default argument: Python makes that list once, so every call adds to the calls before it."""
     d = LRUDict(maxsize, on_evict=lambda key, value: evicted.append(key))
     for i, key in enumerate(writes):

@@ -10,7 +10,7 @@ why that item goes or stays (:func:`loopkit.teaching.exercises.first_wrong_item`
 import html
 import re
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.boundaries import (
     DATA_SOURCES,
     HeaderValueError,
@@ -182,16 +182,16 @@ Q3_METADATA = {"topic": "release notes", "Run-Trace": "trace-7", "userIdHint": "
 
 #: Why each key of Q3_METADATA goes or stays, in the question's order.
 _Q3_REASONS = {
-    "topic": "topic is not a server-owned key, so it stays.",
-    "Run-Trace": "its letters and digits, ignoring case, are runtrace, the same as run_trace's: it is the "
-    "run trace spelled another way, so it is removed.",
-    "userIdHint": "its letters and digits are useridhint, not userid: the whole key is compared, and Hint "
-    "makes it another key, so it stays.",
-    "SEQUENCE.NUMBER": "its letters and digits, ignoring case, are sequencenumber, the same as "
-    "sequence_number's: it is removed.",
-    "_priority": "it starts with an underscore, so it is internal in this model and removed (DeerFlow's "
-    "Gateway drops context keys that start with two).",
-    "lease": "lease is not sandbox_lease: the whole key is compared, and lease lacks sandbox, so it stays.",
+    "topic": N_("topic is not a server-owned key, so it stays."),
+    "Run-Trace": N_("its letters and digits, ignoring case, are runtrace, the same as run_trace's: it is the "
+    "run trace spelled another way, so it is removed."),
+    "userIdHint": N_("its letters and digits are useridhint, not userid: the whole key is compared, and Hint "
+    "makes it another key, so it stays."),
+    "SEQUENCE.NUMBER": N_("its letters and digits, ignoring case, are sequencenumber, the same as "
+    "sequence_number's: it is removed."),
+    "_priority": N_("it starts with an underscore, so it is internal in this model and removed (DeerFlow's "
+    "Gateway drops context keys that start with two)."),
+    "lease": N_("lease is not sandbox_lease: the whole key is compared, and lease lacks sandbox, so it stays."),
 }
 
 q3 = Question(
@@ -201,8 +201,9 @@ q3 = Question(
     checker=_name_set_checker(
         {"Run-Trace", "SEQUENCE.NUMBER", "_priority"},
         _Q3_REASONS,
-        why="A server-owned key spelled another way is still that key, a key that only contains one is not, and every "
-        "_internal key is the server's.",
+        why=N_("A server-owned key spelled another way is still that key, a key that only contains one is not, and "
+               "every "
+        "_internal key is the server's."),
     ),
     solution={"Run-Trace", "SEQUENCE.NUMBER", "_priority"},
     solution_code='prediction = {"Run-Trace", "SEQUENCE.NUMBER", "_priority"}  # spelled as the client sent them',
@@ -237,21 +238,21 @@ _Q4_KEPT = frozenset({"PYTHONPATH", "GIT_AUTHOR_NAME", "PGPASSFILE", "PWD"})
 
 #: Why each name of Q4_NAMES goes or stays, in the question's order.
 _Q4_REASONS = {
-    "PYTHONPATH": "it is one word, PYTHONPATH, and it ends with PATH, not with a secret word: PAT counts only "
-    "as a word of its own, as in GH_PAT. scrub_env keeps it.",
-    "GIT_AUTHOR_NAME": "AUTHOR is a word of its own, and AUTH inside it is not a word: scrub_env keeps it.",
-    "SLACK_BOT_TOKEN": "TOKEN is a word of its own here, so scrub_env removes it.",
-    "NGROK_AUTHTOKEN": "AUTHTOKEN is a run-together word that ends with TOKEN, like GITHUBTOKEN, so scrub_env "
-    "removes it.",
-    "PGPASSFILE": "it is one word that ends with FILE; PASS in its middle does not count, only a secret word at "
-    "the end of a run-together word does. scrub_env keeps it.",
-    "PWD": "PWD is a secret word (it can mean a password), but this name is the shell's working directory, and "
-    "DEFAULT_ALLOW keeps it by its exact name.",
-    "SMTP_PWD": "PWD is a secret word of its own here, and DEFAULT_ALLOW keeps only the exact names PWD and OLDPWD, "
-    "so scrub_env removes it.",
-    "DBUS_SESSION_BUS_ADDRESS": "SESSION is a secret word of its own here, and this name is not on the "
+    "PYTHONPATH": N_("it is one word, PYTHONPATH, and it ends with PATH, not with a secret word: PAT counts only "
+    "as a word of its own, as in GH_PAT. scrub_env keeps it."),
+    "GIT_AUTHOR_NAME": N_("AUTHOR is a word of its own, and AUTH inside it is not a word: scrub_env keeps it."),
+    "SLACK_BOT_TOKEN": N_("TOKEN is a word of its own here, so scrub_env removes it."),
+    "NGROK_AUTHTOKEN": N_("AUTHTOKEN is a run-together word that ends with TOKEN, like GITHUBTOKEN, so scrub_env "
+    "removes it."),
+    "PGPASSFILE": N_("it is one word that ends with FILE; PASS in its middle does not count, only a secret word at "
+    "the end of a run-together word does. scrub_env keeps it."),
+    "PWD": N_("PWD is a secret word (it can mean a password), but this name is the shell's working directory, and "
+    "DEFAULT_ALLOW keeps it by its exact name."),
+    "SMTP_PWD": N_("PWD is a secret word of its own here, and DEFAULT_ALLOW keeps only the exact names PWD and OLDPWD, "
+    "so scrub_env removes it."),
+    "DBUS_SESSION_BUS_ADDRESS": N_("SESSION is a secret word of its own here, and this name is not on the "
     "allow-list (only three XDG_SESSION_ names are), so scrub_env removes it, harmless as it is: the rule "
-    "reads words, not what a variable is for.",
+    "reads words, not what a variable is for."),
 }
 
 q4 = Question(
@@ -261,8 +262,8 @@ q4 = Question(
     checker=_name_set_checker(
         _Q4_KEPT,
         _Q4_REASONS,
-        why="Secret words count as words of their own or at the end of a run-together word, and a documented "
-        "allow-list keeps a few harmless names by their exact spelling.",
+        why=N_("Secret words count as words of their own or at the end of a run-together word, and a documented "
+        "allow-list keeps a few harmless names by their exact spelling."),
     ),
     solution=set(_Q4_KEPT),
     solution_code='answer = {"PYTHONPATH", "GIT_AUTHOR_NAME", "PGPASSFILE", "PWD"}  # the names that stay',
@@ -296,15 +297,16 @@ q4 = Question(
 # Why each wrong letter is wrong. "b" is what DeerFlow's sandbox path does at the pinned commit with an empty value,
 # and "d" what it does with a missing one, so both get an answer of their own.
 _Q5_WRONG = {
-    "a": "There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
-    "removed the static token anyway.",
-    "b": "That is DeerFlow's sandbox path at the pinned commit: an empty string is a string, so it is injected as it "
-    "is. This workbook's model refuses an empty or blank value by name instead; it is never injected.",
-    "d": "That is what DeerFlow's sandbox path at the pinned commit does with a missing secret: it names it in the "
+    "a": N_("There is no fallback: inject_credentials never reads a declared name from env, and scrub_env has "
+    "removed the static token anyway."),
+    "b": N_("That is DeerFlow's sandbox path at the pinned commit: an empty string is a string, so it is injected as "
+            "it "
+    "is. This workbook's model refuses an empty or blank value by name instead; it is never injected."),
+    "d": N_("That is what DeerFlow's sandbox path at the pinned commit does with a missing secret: it names it in the "
     "audit record and runs the command without it. Here the value arrives empty, and this workbook's model refuses "
-    "it by name, as DeerFlow's later MCP header path (PR #5010) does.",
-    "cd": "Pick one letter. The model does one thing with an empty declared credential, and does it before any "
-    "tool runs.",
+    "it by name, as DeerFlow's later MCP header path (PR #5010) does."),
+    "cd": N_("Pick one letter. The model does one thing with an empty declared credential, and does it before any "
+    "tool runs."),
 }
 
 
@@ -445,11 +447,11 @@ _Q7_CHOICES = ("shared", "shared", "isolated")
 
 #: Why each situation gets its deployment, for an answer that is none of the listed slips.
 _Q7_REASONS = {
-    "A": "forty people use one instance, so each needs an identity the server owns: shared.",
-    "B": "a port others can reach makes every request a stranger's, and reachability decides before anything else: "
-    "shared.",
-    "C": "nobody else uses or reaches it, but its memory must outlive the process, which needs storage of its own: "
-    "isolated.",
+    "A": N_("forty people use one instance, so each needs an identity the server owns: shared."),
+    "B": N_("a port others can reach makes every request a stranger's, and reachability decides before anything else: "
+    "shared."),
+    "C": N_("nobody else uses or reaches it, but its memory must outlive the process, which needs storage of its own: "
+    "isolated."),
 }
 
 
@@ -472,7 +474,7 @@ def _deployment_verdict(answer):
                         "shared. Only then do credentials, untrusted content and kept state ask for an isolated one.")
     if len(given) != len(_Q7_CHOICES):
         return False, tr("Give three words, one for each of A, B and C; you gave {count}.", count=len(given))
-    wrong = {label for label, mine, right in zip(Q7_SITUATIONS, given, _Q7_CHOICES) if mine != right}
+    wrong = {label for label, mine, right in zip(Q7_SITUATIONS, given, _Q7_CHOICES, strict=True) if mine != right}
     return False, first_wrong_item(wrong, _Q7_REASONS)
 
 
@@ -513,34 +515,39 @@ Q8_NAMES = ("PASSENGER_APP_ENV", "DOCKER_AUTH_CONFIG", "MONGODB_URI", "POSTGRES_
 #: What DeerFlow's policy at the pinned commit removes of them (loopkit.teaching.boundaries.pinned, checked against upstream).
 _Q8_SCRUBBED = frozenset(name for name in Q8_NAMES if is_blocked_env_name(name))
 
-_WORD_RULE = ("That is this workbook's word rule, not DeerFlow's: AUTH is a secret word in scrub_env but no fragment "
+_WORD_RULE = (N_("That is this workbook's word rule, not DeerFlow's: AUTH is a secret word in scrub_env but no "
+                 "fragment "
               "of DeerFlow's, and DeerFlow matches its fragments anywhere (PASS in PASSENGER) and a list of exact "
-              "names (MONGODB_URI).")
-_EXACT_NAMES = ("DeerFlow also blocks 19 exact names that hold none of its fragments, connection strings among them: "
-                "MONGODB_URI is one of them.")
-_WHOLE_NAMES = ("The exact names are compared whole: POSTGRES_URL_REPLICA is not POSTGRES_URL, and it holds none of "
-                "the fragments, so it stays.")
-_ANYWHERE = ("DeerFlow's fragments count anywhere in the upper-cased name, even inside a longer word: PASS in "
-             "PASSENGER_APP_ENV.")
-_OLDER_RULE = ("That is the rule of an older pull-request commit (4f474b53), not of the pinned one: at f1f4af99 PASS "
-               "and DSN are fragments too, and 19 exact names such as MONGODB_URI are blocked.")
-_UPPER_CASED = ("The name is upper-cased before it is compared: npm_config__authToken becomes NPM_CONFIG__AUTHTOKEN, "
-                "which holds TOKEN.")
-_NO_AUTH = ("AUTH is not one of DeerFlow's six fragments, and DOCKER_AUTH_CONFIG is not an exact name: DeerFlow keeps "
-            "it, although it often holds registry credentials.")
+              "names (MONGODB_URI)."))
+_EXACT_NAMES = (N_("DeerFlow also blocks 19 exact names that hold none of its fragments, connection strings among "
+                   "them: "
+                "MONGODB_URI is one of them."))
+_WHOLE_NAMES = (N_("The exact names are compared whole: POSTGRES_URL_REPLICA is not POSTGRES_URL, and it holds none of "
+                "the fragments, so it stays."))
+_ANYWHERE = (N_("DeerFlow's fragments count anywhere in the upper-cased name, even inside a longer word: PASS in "
+             "PASSENGER_APP_ENV."))
+_OLDER_RULE = (N_("That is the rule of an older pull-request commit (4f474b53), not of the pinned one: at f1f4af99 "
+                  "PASS "
+               "and DSN are fragments too, and 19 exact names such as MONGODB_URI are blocked."))
+_UPPER_CASED = (N_("The name is upper-cased before it is compared: npm_config__authToken becomes "
+                   "NPM_CONFIG__AUTHTOKEN, "
+                "which holds TOKEN."))
+_NO_AUTH = (N_("AUTH is not one of DeerFlow's six fragments, and DOCKER_AUTH_CONFIG is not an exact name: DeerFlow "
+               "keeps "
+            "it, although it often holds registry credentials."))
 
 #: Why each name of Q8_NAMES goes or stays, in the question's order.
 _Q8_REASONS = {
-    "PASSENGER_APP_ENV": "upper-cased, it holds PASS (in PASSENGER), and a fragment counts anywhere, even "
-    "inside a longer word: DeerFlow removes it.",
-    "DOCKER_AUTH_CONFIG": "AUTH is not one of the six fragments, and the name is not an exact name: DeerFlow "
-    "keeps it.",
-    "MONGODB_URI": "it holds no fragment, but it is one of the 19 exact names: DeerFlow removes it.",
-    "POSTGRES_URL_REPLICA": "the exact names are compared whole: it is not POSTGRES_URL, and it holds no "
-    "fragment, so DeerFlow keeps it.",
-    "npm_config__authToken": "the name is upper-cased first, and NPM_CONFIG__AUTHTOKEN holds TOKEN: DeerFlow "
-    "removes it.",
-    "TZ": "it holds no fragment and is no exact name: DeerFlow keeps it.",
+    "PASSENGER_APP_ENV": N_("upper-cased, it holds PASS (in PASSENGER), and a fragment counts anywhere, even "
+    "inside a longer word: DeerFlow removes it."),
+    "DOCKER_AUTH_CONFIG": N_("AUTH is not one of the six fragments, and the name is not an exact name: DeerFlow "
+    "keeps it."),
+    "MONGODB_URI": N_("it holds no fragment, but it is one of the 19 exact names: DeerFlow removes it."),
+    "POSTGRES_URL_REPLICA": N_("the exact names are compared whole: it is not POSTGRES_URL, and it holds no "
+    "fragment, so DeerFlow keeps it."),
+    "npm_config__authToken": N_("the name is upper-cased first, and NPM_CONFIG__AUTHTOKEN holds TOKEN: DeerFlow "
+    "removes it."),
+    "TZ": N_("it holds no fragment and is no exact name: DeerFlow keeps it."),
 }
 
 q8 = Question(
@@ -550,8 +557,9 @@ q8 = Question(
     checker=_name_set_checker(
         _Q8_SCRUBBED,
         _Q8_REASONS,
-        why="At the pinned commit DeerFlow blocks a name that, upper-cased, holds KEY, SECRET, TOKEN, PASS, CREDENTIAL "
-        "or DSN anywhere, or is one of 19 exact names; DOCKER_AUTH_CONFIG, POSTGRES_URL_REPLICA and TZ are neither.",
+        why=N_("At the pinned commit DeerFlow blocks a name that, upper-cased, holds KEY, SECRET, TOKEN, PASS, "
+               "CREDENTIAL "
+        "or DSN anywhere, or is one of 19 exact names; DOCKER_AUTH_CONFIG, POSTGRES_URL_REPLICA and TZ are neither."),
     ),
     solution=set(_Q8_SCRUBBED),
     solution_code='prediction = {"PASSENGER_APP_ENV", "MONGODB_URI", "npm_config__authToken"}  # the names DeerFlow\'s '

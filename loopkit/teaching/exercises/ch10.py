@@ -1,6 +1,7 @@
 """Chapter 10 exercises: an adapter of your own, two predictions (tighter thresholds, the peers), and the
 evade-the-detector challenge."""
 
+from loopkit.core.language import N_
 from loopkit.teaching.challenge import score
 
 from . import Case, Question, Wrong, equals, function_cases
@@ -117,7 +118,7 @@ def _evades(answer):
 
 # The reference answer is written once, as the text q4.solution() shows (so its comments can be translated like
 # any hand-written solution); the answer checked is what running that text computes, so the two cannot differ.
-EVASIVE_TRACE_CODE = '''\
+EVASIVE_TRACE_CODE = N_('''\
 def evasive_trace():
     cycle = [  # ten different actions: each comes back only every ten steps
         {"name": "read_file", "args": {"path": "src/a.py", "start_line": 1, "end_line": 100}},
@@ -136,7 +137,7 @@ def evasive_trace():
     return [[call] for call in cycle * 3]
 
 
-answer = evasive_trace()'''
+answer = evasive_trace()''')
 
 
 def _run_solution_code(code: str):

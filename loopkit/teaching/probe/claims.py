@@ -13,7 +13,7 @@ from loopkit.core.bounded import BoundedDict
 from loopkit.core.checks import clip
 from loopkit.core.fingerprint import fingerprint
 from loopkit.core.keys import stable_key
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.normalize import normalize_args
 
 from .download import sha256_hex
@@ -125,13 +125,14 @@ def _digests(h: Helpers, batches: list) -> tuple:
 
 #: The claims about the helpers that the probe checks, each observed the same way on upstream and on loopkit.
 CLAIMS = (
-    Claim("JSON normalization", "7 shapes: dict, JSON dict, JSON list and str, bad JSON, None, int", _normalization),
-    Claim("read buckets", "read_file ranges 1-199, 200-1, 201, 150-250, and unusable numbers", _read_buckets),
-    Claim("changed-write sensitivity", "write_file with new content vs. the same content", _changed_write),
-    Claim("permutation invariance", "each generated batch, shuffled", _permutation),
-    Claim("multiplicity", "each generated batch with its first call repeated", _multiplicity),
-    Claim("insertion-order eviction", "maxsize 2: insert a, b; update a; insert c", _eviction),
-    Claim("digest equality", "the digest of every generated batch", _digests),
+    Claim(N_("JSON normalization"), N_("7 shapes: dict, JSON dict, JSON list and str, bad JSON, None, int"),
+          _normalization),
+    Claim(N_("read buckets"), N_("read_file ranges 1-199, 200-1, 201, 150-250, and unusable numbers"), _read_buckets),
+    Claim(N_("changed-write sensitivity"), N_("write_file with new content vs. the same content"), _changed_write),
+    Claim(N_("permutation invariance"), N_("each generated batch, shuffled"), _permutation),
+    Claim(N_("multiplicity"), N_("each generated batch with its first call repeated"), _multiplicity),
+    Claim(N_("insertion-order eviction"), N_("maxsize 2: insert a, b; update a; insert c"), _eviction),
+    Claim(N_("digest equality"), N_("the digest of every generated batch"), _digests),
 )
 
 

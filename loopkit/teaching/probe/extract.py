@@ -45,7 +45,7 @@ class Extraction:
 
 
 def _is_stdlib(module: str | None, level: int) -> bool:
-    return level == 0 and bool(module) and module.split(".")[0] in sys.stdlib_module_names
+    return level == 0 and module is not None and module.split(".")[0] in sys.stdlib_module_names
 
 
 def _bound_names(node: ast.Import | ast.ImportFrom) -> list[tuple[str, ast.alias]]:

@@ -13,8 +13,9 @@ Formats (``format=`` / ``--format``), one small reader each, in a module of its 
 
 The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
 limit, and tells JSON from JSON Lines; :mod:`.json_pieces` reads a large document one value at a time;
-:mod:`.runs` finds the runs and their records; :mod:`.batching` reads records with a format and groups calls into
-batches; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
+:mod:`.finding` finds each run's records (JSON Lines, or a document through :mod:`.documents`); :mod:`.batching`
+reads records with a format, groups calls into batches and counts what it read (one :class:`ReadCounts`);
+:mod:`.runs` hands out the runs; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
 holds one run.
 
 The API::
@@ -22,7 +23,9 @@ The API::
     iter_runs(source, format="auto", *, max_bytes=DEFAULT_MAX_BYTES, max_record_bytes=DEFAULT_MAX_RECORD_BYTES,
               skip_bad_records=False, on_bad_record=None) -> Iterator[Run]
     Run: path, index, label, meta, requested, format, picked_at, container, messages, batches, calls, turns,
-         skipped, not_known, unrecognised, bad_records, cut_off; iterate for Batch; describe()
+         skipped, not_known, bad_records, cut_off (or all at once: counts, a frozen ReadCounts); iterate for
+         Batch; describe()
+    runs_in(source, format: Format | None, reading: ReadOptions) -> Iterator[Run]   # options parsed already
     Batch(step, where, calls, turn)
     iter_trace(source, format="auto", *, max_bytes=...) -> TraceStream      # a file that holds one run
     load_trace(path, format="auto", *, max_bytes=...) -> Trace             # the same, read whole
@@ -40,7 +43,7 @@ Example::
 from .base import Batch, Damaged, Format, Message, Skipped, TraceError
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
-from .runs import CONTAINER_KEYS, META_KEYS, ReadOptions, Run, iter_runs
+from .runs import CONTAINER_KEYS, META_KEYS, ReadCounts, ReadOptions, Run, iter_runs, runs_in
 from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, TRANSCRIPT_SUFFIXES
 
 __all__ = [
@@ -57,12 +60,14 @@ __all__ = [
     "Format",
     "Message",
     "Skipped",
+    "ReadCounts",
     "ReadOptions",
     "Run",
     "Trace",
     "TraceStream",
     "get_format",
     "iter_runs",
+    "runs_in",
     "iter_trace",
     "load_trace",
     "batches_from_messages",

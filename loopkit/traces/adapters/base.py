@@ -78,14 +78,14 @@ class Format:
     """
 
     name: str
-    read: Callable[[Mapping, str], "Message | Skipped | None"]
+    read: Callable[[Mapping, str], Message | Skipped | None]
     call_keys: tuple[str, ...]
     batching: Literal["turn", "consecutive"] = "turn"
     distinctive: bool = False
     auto: bool = True
-    detect: Callable[[Mapping, str], "Message | Skipped | None"] | None = None
+    detect: Callable[[Mapping, str], Message | Skipped | None] | None = None
 
-    def read_to_detect(self, record: Mapping, where: str) -> "Message | Skipped | None":
+    def read_to_detect(self, record: Mapping, where: str) -> Message | Skipped | None:
         """What this format makes of ``record`` when it is only being tried (its ``detect`` reader, else ``read``)."""
         return (self.detect or self.read)(record, where)
 
@@ -143,7 +143,7 @@ def decode_list(text: str, where: str, what: str) -> list:
             problem = "nested too deeply"
         if problem:
             raise TraceError(f"{where}: {what} is a Python literal that cannot be JSON ({problem}); "
-                             f"expected what a JSON tool call can hold: string keys, no sets, bytes or complex")
+                             f"expected what a JSON tool call can hold: string keys, no sets, bytes or complex") from None
     if not isinstance(value, list):
         raise TraceError(f"{where}: {what} decodes to {type(value).__name__}, expected a list")
     return value

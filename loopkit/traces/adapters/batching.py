@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import mini_swe_agent
@@ -32,7 +33,7 @@ from .base import Batch, Damaged, Format, Message, Skipped, TraceError, is_map
 from .call_shapes import find_call_shape
 from .formats import AUTO, CALL_KEY_OWNERS, get_format
 
-__all__ = ["Batcher", "record_shape", "place"]
+__all__ = ["Batcher", "ReadCounts", "record_shape", "place"]
 
 #: How many distinct shapes (and places) of unrecognised records are remembered for the summary.
 _SHAPES_KEPT = 5
@@ -51,6 +52,26 @@ def record_shape(record: Mapping) -> str:
     return f"keys {keys}"
 
 
+@dataclass(frozen=True)
+class ReadCounts:
+    """What reading one run's records found so far, in one record: the format settled (None while none was),
+    records read, messages, batches and calls emitted, user prompts (``turns``), records of the format that are not
+    messages (``skipped``, by kind) and of kinds its reader does not know yet (``not_known``), records no format read
+    (``unread``), records skipped as unreadable (``bad_records``), and where the cut-off last line is."""
+
+    format: str | None = None
+    records: int = 0
+    messages: int = 0
+    batches: int = 0
+    calls: int = 0
+    turns: int = 0
+    skipped: dict = field(default_factory=dict, hash=False)
+    not_known: dict = field(default_factory=dict, hash=False)
+    unread: int = 0
+    bad_records: int = 0
+    cut_off: str | None = None
+
+
 def _has_calls(result: Any) -> bool:
     return isinstance(result, Message) and bool(result.calls)
 
@@ -58,12 +79,12 @@ def _has_calls(result: Any) -> bool:
 class Batcher:
     """Feeds records one at a time and emits batches; remembers the format it picked, where, and the counts."""
 
-    def __init__(self, fmt: str = "auto", *, hint: str | None = None, skip_bad_records: bool = False,
+    def __init__(self, fmt: Format | None = None, *, hint: str | None = None, skip_bad_records: bool = False,
                  on_bad_record: Callable[[str], None] | None = None) -> None:
-        self.requested = fmt
-        self.format: Format | None = None if fmt == "auto" else get_format(fmt)
+        self.requested = fmt  # None: detect it
+        self.format: Format | None = fmt
         self.tentative = False  # the format is only the file's name for itself, until a call says otherwise
-        if fmt == "auto" and hint is not None:
+        if fmt is None and hint is not None:
             self.format, self.tentative = get_format(hint), True
         self.overruled: str | None = None  # the format the file named, when its content said another
         self.picked_at: str | None = None
@@ -237,7 +258,7 @@ class Batcher:
             self.unread[shape] += 1
         if len(self.unread_places) < _SHAPES_KEPT:
             self.unread_places.append((where, shape))
-        if self.requested != "auto" and len(self.readers) < _SHAPES_KEPT:
+        if self.requested is not None and len(self.readers) < _SHAPES_KEPT:
             for fmt in AUTO:  # a named format read nothing here: which format would detection have picked?
                 try:
                     result = fmt.read_to_detect(record, where)
@@ -248,6 +269,13 @@ class Batcher:
                     break
 
     # -- what was read --
+
+    @property
+    def counts(self) -> ReadCounts:
+        """What was read so far, as one frozen record."""
+        return ReadCounts(self.format.name if self.format else None, self.records, self.messages, self.batches,
+                          self.calls, self.turn, dict(self.skipped), dict(self.not_known), self.unread_total,
+                          self.bad_records, self.cut_off)
 
     def shapes(self, with_places: bool = False) -> str:
         """The unrecognised records, for a message: ``"3 with type 'note', 1 with keys 'a'"``; with their places,

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from loopkit.core.language import N_
+
 from .base import TraceError, as_list, is_map
 from .json_pieces import JsonPieces
 
@@ -75,6 +77,9 @@ class Plan:
     container_fields: dict = field(default_factory=dict)
     of_many: bool = False  # one of several runs in its document (an Inspect sample, a thread state of a history)
     outside: Any = None
+    label: str | None = None  # the run's short name when its place gives it one (``"line 4"``); None: from meta
+    named: bool = False  # does the run get a short name (from its meta, else its position)? else it is ``""``
+    streamed: bool = False  # read piece by piece: the next run can be found only once this one was read
 
 
 def _without(document: Mapping, *keys: str) -> dict:
@@ -106,12 +111,12 @@ def _container_list(document: Mapping, where: str) -> tuple[str, dict, list]:
         later = document["output"]
         if not isinstance(later, (list, str)):
             raise TraceError(f"{where}: 'output' must be a list of messages, got {type(later).__name__}")
-        return "a JSON object under 'input' then 'output'", {}, items + as_list(later, where, "'output'")
+        return N_("a JSON object under 'input' then 'output'"), {}, items + as_list(later, where, "'output'")
     for key in CONTAINER_KEYS:
         if key in document:
             value = document[key]
             if isinstance(value, (list, str)):
-                return "a JSON object under '{key}'", {"key": key}, as_list(value, where, f"{key!r}")
+                return N_("a JSON object under '{key}'"), {"key": key}, as_list(value, where, f"{key!r}")
             raise TraceError(f"{where}: {key!r} must be a list of messages, got {type(value).__name__}")
     keys = ", ".join(repr(k) for k in list(document)[:8]) or "none"
     raise TraceError(f"{where}: a JSON object without a message list; expected one of the keys "
@@ -125,12 +130,12 @@ def _thread_state(state: Any) -> bool:
 def _object_plans(document: Mapping, where: str) -> list[Plan]:
     """The runs inside one JSON object."""
     if document.get("lc") == 1 and "kwargs" in document:
-        return [Plan("a LangChain dumpd message", [(f"{where}: message index 0", document)])]
+        return [Plan(N_("a LangChain dumpd message"), [(f"{where}: message index 0", document)])]
     if _thread_state(document):
         messages = as_list(document["values"]["messages"], where, "'values.messages'")
         meta = run_meta(document, document.get("metadata") or {}, document.get("checkpoint") or {})
         outside = {**document, "values": _without(document["values"], "messages")}
-        return [Plan("a LangGraph thread state under 'values'", indexed(messages, where), meta, outside=outside)]
+        return [Plan(N_("a LangGraph thread state under 'values'"), indexed(messages, where), meta, outside=outside)]
     if "samples" in document and isinstance(document["samples"], list):  # an Inspect AI log
         if not document["samples"]:
             raise TraceError(f"{where}: an Inspect AI log with no samples (a header-only log?); expected samples[]")
@@ -139,11 +144,11 @@ def _object_plans(document: Mapping, where: str) -> list[Plan]:
             if not is_map(sample) or not isinstance(sample.get("messages"), list):
                 raise TraceError(f"{where}: samples[{k}] has no 'messages' list; expected an Inspect AI sample")
             records = indexed(sample["messages"], f"{where}: samples[{k}]")
-            plans.append(Plan("samples[{k}] of an Inspect AI log", records, run_meta(sample),
+            plans.append(Plan(N_("samples[{k}] of an Inspect AI log"), records, run_meta(sample),
                               container_fields={"k": k}, outside=_without(sample, "messages")))
         return plans
     if isinstance(document.get("trajectory"), list):
-        return [Plan("a SWE-agent trajectory under 'trajectory'",
+        return [Plan(N_("a SWE-agent trajectory under 'trajectory'"),
                       indexed(document["trajectory"], where, "step index"), run_meta(document), hint="swe-agent",
                       outside=_without(document, "trajectory"))]
     container, fields, messages = _container_list(document, where)
@@ -177,7 +182,7 @@ def _plans(document: Any, where: str) -> list[Plan]:
                                      f"{{'values': {{'messages': [...]}}}}")
                 plans.extend(_object_plans(state, f"{where}: item {k}"))
             return plans
-        return [Plan("a JSON array", indexed(document, where))]
+        return [Plan(N_("a JSON array"), indexed(document, where))]
     if is_map(document):
         return _object_plans(document, where)
     raise TraceError(f"{where}: expected a JSON array of messages or an object holding one, "

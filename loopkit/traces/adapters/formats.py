@@ -26,7 +26,7 @@ from . import (
 )
 from .base import Format
 
-__all__ = ["REGISTRY", "FORMATS", "AUTO", "CALL_KEY_OWNERS", "get_format"]
+__all__ = ["REGISTRY", "FORMATS", "AUTO", "CALL_KEY_OWNERS", "get_format", "format_named"]
 
 #: Every format, in detection order.
 REGISTRY: tuple[Format, ...] = (
@@ -68,3 +68,15 @@ def get_format(name: str) -> Format:
     if name not in _BY_NAME:
         raise ValueError(f"format must be 'auto' or one of {', '.join(FORMATS)}; got {name!r}")
     return _BY_NAME[name]
+
+
+def format_named(name: str | Format | None) -> Format | None:
+    """What a ``format=`` argument asks for, parsed once at the door: ``None`` for ``"auto"`` (detect it), else the
+    format called ``name`` (a :class:`Format` passes as it is); ``ValueError`` naming the choices otherwise.
+
+    >>> format_named("auto") is None, format_named("codex") is format_named(get_format("codex"))
+    (True, True)
+    """
+    if name is None or isinstance(name, Format):
+        return name
+    return None if name == "auto" else get_format(name)

@@ -12,7 +12,8 @@ from typing import Any
 from loopkit.core.language import tr
 
 from .base import Batch, TraceError
-from .runs import Run, check_format, iter_runs, records_run
+from .formats import format_named
+from .runs import Run, iter_runs, records_run
 from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES
 
 __all__ = ["TraceStream", "iter_trace", "Trace", "load_trace", "batches_from_messages"]
@@ -34,7 +35,8 @@ class TraceStream:
         else:
             self._path = "<stdin>" if source == "-" else os.fspath(source)
         self._source = source
-        self.requested = check_format(format)
+        self._format = format_named(format)
+        self.requested = self._format.name if self._format is not None else "auto"
         self.max_bytes, self.max_record_bytes = max_bytes, max_record_bytes
         self._run: Run | None = None
         self._started = False
@@ -55,7 +57,7 @@ class TraceStream:
         if self._started:
             raise RuntimeError("a TraceStream can be iterated only once; call iter_trace() again")
         self._started = True
-        runs = iter_runs(self._source, self.requested, max_bytes=self.max_bytes,
+        runs = iter_runs(self._source, self._format, max_bytes=self.max_bytes,
                          max_record_bytes=self.max_record_bytes)
         self._run = next(runs)
         yield from self._run

@@ -14,7 +14,9 @@ describes itself. A run's ``meta`` holds a few scalars that identify it (``insta
 ``epoch``, a ``thread_id``...), so a caller can pick runs by ``KEY=VALUE``. JSON Lines are read one line at a time:
 a single-run stream and a one-run-per-line file both replay in steady memory.
 
-Where a JSON document keeps its runs is :mod:`loopkit.traces.adapters.documents`.
+The flow runs one way: :mod:`.sources` opens the source (and each archive member), :mod:`.finding` sniffs each
+stream and finds its runs' records (a JSON document's through :mod:`.documents`), and each :class:`Run` feeds its
+records to a :class:`~.batching.Batcher`, which yields the batches and keeps one :class:`ReadCounts` of what it read.
 
 No silent zero: a run whose records include none that the chosen (or detected) format reads as a message is an
 error that says what was found, which formats were tried and how to pick one; so is a run that read no call though
@@ -29,29 +31,22 @@ reported, and the records before it are replayed. Any other record that cannot b
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from loopkit.core.checks import require_int
-from loopkit.core.language import tr
+from loopkit.core.language import N_, ntr, tr
 
-from .base import Batch, Damaged, TraceError, is_map
-from .batching import Batcher, place
+from .base import Batch, Format, TraceError
+from .batching import Batcher, ReadCounts, place
 from .call_shapes import find_call_shape
-from .documents import CONTAINER_KEYS, META_KEYS, Plan, document_plans, indexed, run_meta, streamed_plans
-from .formats import AUTO, FORMATS, get_format
-from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, json_lines, open_inputs, read_document, sniff
+from .documents import CONTAINER_KEYS, META_KEYS, Plan, indexed
+from .finding import find_plans
+from .formats import AUTO, FORMATS, format_named
+from .sources import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES, Input, open_inputs
 
-__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadOptions", "Run", "iter_runs", "records_run", "check_format"]
-
-
-def check_format(fmt: Any) -> str:
-    """``fmt`` when it is ``"auto"`` or a format's name; ``ValueError`` naming the choices otherwise."""
-    if fmt != "auto":
-        get_format(fmt)  # raises ValueError naming the choices
-    return fmt
+__all__ = ["CONTAINER_KEYS", "META_KEYS", "ReadCounts", "ReadOptions", "Run", "iter_runs", "runs_in", "records_run"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +59,9 @@ class ReadOptions:
     skip_bad_records: bool = False
     on_bad_record: Callable[[str], None] | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        require_int("max_record_bytes", self.max_record_bytes)
+
 
 class Run:
     """One run's batch stream. Iterate it (once) for :class:`Batch` objects; then (or during) ``format``,
@@ -73,33 +71,32 @@ class Run:
     ``label`` a short name (``""`` for the only run of a file) and ``meta`` its identifying scalars.
     """
 
-    def __init__(self, path: str, plan: Plan, requested: str, *, index: int = 1, label: str = "",
+    def __init__(self, path: str, plan: Plan, chosen: Format | None, *, index: int = 1, label: str = "",
                  options: ReadOptions = ReadOptions()) -> None:
         self.path, self.index, self.label = path, index, label
         self.meta = plan.meta
         self._container = plan.container, plan.container_fields  # an English template and its fields
-        self.requested = requested
-        self.hint = plan.hint if requested == "auto" else None
+        self.requested = chosen.name if chosen is not None else "auto"
+        self.hint = plan.hint if chosen is None else None
         self._records = plan.records
         self._outside = plan.outside
-        self._batcher = Batcher(requested, hint=self.hint, skip_bad_records=options.skip_bad_records,
+        self._batcher = Batcher(chosen, hint=self.hint, skip_bad_records=options.skip_bad_records,
                                 on_bad_record=options.on_bad_record)
         self._started = False
         self.read_to_the_end = False  # every record was read (a document read piece by piece can go on after it)
 
-    format = property(lambda self: self._batcher.format.name if self._batcher.format else None,
-                      doc="The format read (None while no record settled it).")
+    counts = property(lambda self: self._batcher.counts, doc="What was read so far, as one :class:`ReadCounts`.")
+    format = property(lambda self: self.counts.format, doc="The format read (None while no record settled it).")
     picked_at = property(lambda self: self._batcher.picked_at, doc="Where auto-detection picked the format.")
-    messages = property(lambda self: self._batcher.messages, doc="Messages read so far.")
-    batches = property(lambda self: self._batcher.batches, doc="Batches emitted so far.")
-    calls = property(lambda self: self._batcher.calls, doc="Tool calls emitted so far.")
-    turns = property(lambda self: self._batcher.turn, doc="User prompts read so far (each is a new run upstream).")
-    skipped = property(lambda self: dict(self._batcher.skipped), doc="Records of the format that are not messages.")
-    not_known = property(lambda self: dict(self._batcher.not_known),
+    messages = property(lambda self: self.counts.messages, doc="Messages read so far.")
+    batches = property(lambda self: self.counts.batches, doc="Batches emitted so far.")
+    calls = property(lambda self: self.counts.calls, doc="Tool calls emitted so far.")
+    turns = property(lambda self: self.counts.turns, doc="User prompts read so far (each is a new run upstream).")
+    skipped = property(lambda self: self.counts.skipped, doc="Records of the format that are not messages.")
+    not_known = property(lambda self: self.counts.not_known,
                          doc="Records of kinds the format's reader does not know yet (skipped, by kind).")
-    unrecognised = property(lambda self: self._batcher.unread_total, doc="Records that no format read.")
-    bad_records = property(lambda self: self._batcher.bad_records, doc="Records skipped because they could not be read.")
-    cut_off = property(lambda self: self._batcher.cut_off, doc="Where the cut-off last line is, if there is one.")
+    bad_records = property(lambda self: self.counts.bad_records, doc="Records skipped because they could not be read.")
+    cut_off = property(lambda self: self.counts.cut_off, doc="Where the cut-off last line is, if there is one.")
     hinted = property(lambda self: self.hint is not None and self._batcher.overruled is None,
                       doc="Was the format named by the file itself (and did its content agree)?")
 
@@ -128,14 +125,14 @@ class Run:
         if batcher.skipped:
             found.insert(0, f"only {batcher.format.name} records that are not messages ({batcher.skipped_text()})")
         what = "; ".join(part for part in found if part)
-        if batcher.requested == "auto":
+        if batcher.requested is None:
             tried = ", ".join(fmt.name for fmt in AUTO)
             raise TraceError(f"{self._where()}: no record was read as a message of any format: {batcher.records} "
                              f"records ({what}); tried {tried}. If the file is in one of these formats, pick it with "
                              f"--format NAME (format=NAME) to see what does not fit; other formats are not supported")
-        others = ", ".join(name for name in FORMATS if name != batcher.requested)
+        others = ", ".join(name for name in FORMATS if name != self.requested)
         readers = batcher.readers_text()
-        raise TraceError(f"{self._where()}: no record was read as a {batcher.requested} message: {batcher.records} "
+        raise TraceError(f"{self._where()}: no record was read as a {self.requested} message: {batcher.records} "
                          f"records ({what}); pick another format with --format NAME (one of {others}) or --format "
                          f"auto{' (' + readers + ')' if readers else ''}")
 
@@ -192,72 +189,35 @@ class Run:
         parts = []
         if batcher.skipped:
             n, kinds = sum(batcher.skipped.values()), batcher.skipped_text()
-            if n == 1:
-                parts.append(tr("skipped 1 other record ({kinds})", kinds=kinds))
-            else:
-                parts.append(tr("skipped {n} other records ({kinds})", n=n, kinds=kinds))
+            parts.append(ntr("skipped {n} other record ({kinds})", "skipped {n} other records ({kinds})", n,
+                             kinds=kinds))
         if batcher.not_known:
             n, kinds = sum(batcher.not_known.values()), batcher.not_known_text()
-            if n == 1:
-                parts.append(tr("skipped 1 record of a kind not known yet ({kinds})", kinds=kinds))
-            else:
-                parts.append(tr("skipped {n} records of kinds not known yet ({kinds})", n=n, kinds=kinds))
+            parts.append(ntr("skipped {n} record of a kind not known yet ({kinds})",
+                             "skipped {n} records of kinds not known yet ({kinds})", n, kinds=kinds))
         if batcher.unread_total:
             parts.append(self._unread_text())
         if batcher.bad_records:
-            n = batcher.bad_records
-            parts.append(tr("skipped 1 bad record (--skip-bad-records)") if n == 1
-                         else tr("skipped {n} bad records (--skip-bad-records)", n=n))
+            parts.append(ntr("skipped {n} bad record (--skip-bad-records)",
+                             "skipped {n} bad records (--skip-bad-records)", batcher.bad_records))
         if batcher.cut_off:
             parts.append(tr("the last line ({where}) is cut off, so it was not read", where=place(batcher.cut_off)))
         if not self.calls and batcher.fenced_messages:
-            n = batcher.fenced_messages
-            parts.append(tr("1 assistant message holds a ```bash fence, which mini-swe-agent 1.x runs as a "
-                            "command: --format mini-swe-agent reads it as a call") if n == 1 else
-                         tr("{n} assistant messages hold a ```bash fence, which mini-swe-agent 1.x runs as a "
-                            "command: --format mini-swe-agent reads them as calls", n=n))
+            parts.append(ntr("{n} assistant message holds a ```bash fence, which mini-swe-agent 1.x runs as a "
+                             "command: --format mini-swe-agent reads it as a call",
+                             "{n} assistant messages hold a ```bash fence, which mini-swe-agent 1.x runs as a "
+                             "command: --format mini-swe-agent reads them as calls", batcher.fenced_messages))
         return "".join(f"; {part}" for part in parts)
 
     def _unread_text(self) -> str:
         batcher = self._batcher
         n, shapes = batcher.unread_total, batcher.shapes(with_places=True)
-        if self.format and n == 1:
-            return tr("skipped 1 record of a shape {format} does not read ({shapes})", format=self.format, shapes=shapes)
         if self.format:
-            return tr("skipped {n} records of a shape {format} does not read ({shapes})", n=n, format=self.format,
-                      shapes=shapes)
-        if n == 1:
-            return tr("1 record not of a known format ({shapes})", shapes=shapes)
-        return tr("{n} records not of a known format ({shapes})", n=n, shapes=shapes)
-
-
-def _run_line(value: Any) -> str | None:
-    """The key of the history of a whole run stored on one line (OpenHands evaluation or resolver output), or None."""
-    if not is_map(value) or "role" in value or "type" in value:
-        return None
-    if any(k in value for k in META_KEYS) or is_map(value.get("issue")):
-        for key in ("history", "messages"):
-            if isinstance(value.get(key), list):
-                return key
-    return None
-
-
-def _container_line(value: Any) -> str | None:
-    """The container key of an object that holds a whole conversation rather than being one message."""
-    if is_map(value) and "role" not in value and "type" not in value:
-        for key in CONTAINER_KEYS:
-            if isinstance(value.get(key), (list, str)):
-                return key
-    return None
-
-
-def _message_lines(lines: Iterator[tuple[str, Any]]) -> Iterator[tuple[str, Any]]:
-    for where, value in lines:
-        key = None if isinstance(value, Damaged) else _container_line(value)
-        if key:
-            value = Damaged(f"{where}: a whole conversation under {key!r} on one line; JSON Lines traces hold one "
-                            f"message per line (or one run per line, with an id such as 'instance_id')")
-        yield where, value
+            return ntr("skipped {n} record of a shape {format} does not read ({shapes})",
+                       "skipped {n} records of a shape {format} does not read ({shapes})", n, format=self.format,
+                       shapes=shapes)
+        return ntr("{n} record not of a known format ({shapes})", "{n} records not of a known format ({shapes})", n,
+                   shapes=shapes)
 
 
 def _label(meta: dict, index: int) -> str:
@@ -267,47 +227,17 @@ def _label(meta: dict, index: int) -> str:
     return " ".join(shown) or f"run {index}"
 
 
-def _input_runs(source: Input, requested: str, first_index: int, options: ReadOptions) -> Iterator[Run]:
-    """The runs of one plain stream."""
-    jsonl, head = sniff(source, options.max_record_bytes)
-    if not jsonl:
-        document, pieces = read_document(source, head, options.max_record_bytes)
-        plans = document_plans(document, source.name) if pieces is None else streamed_plans(pieces, source.name)
-        for k, plan in enumerate(plans):
-            label = _label(plan.meta, first_index + k) if plan.of_many or source.member else ""
-            run = Run(source.name, plan, requested, index=first_index + k, label=label, options=options)
-            yield run
-            if pieces is not None and not run.read_to_the_end:
-                return  # the reader stopped inside this run's part of the document: the rest cannot be found
-        return
-    expected = "expected one message object per line"
-    lines = json_lines(source, head, options.max_record_bytes, lambda: expected)  # reads `expected` when it fails
-    first = next(lines, None)
-    if first is None:
-        raise TraceError(f"{source.name}: the file is empty; expected JSON or JSON Lines")
-    key = _run_line(first[1])
-    if key is None:  # one run, one message per line, streamed
-        records = _message_lines(itertools.chain([first], lines))
-        yield Run(source.name, Plan("JSON Lines", records), requested, index=first_index, options=options)
-        return
-    expected = "expected one run object per line"
-    first_line = first[0].rsplit(":", 1)[1]
-    for index, (where, value) in enumerate(itertools.chain([first], lines), first_index):
-        lineno = int(where.rsplit(":", 1)[1])
-        if not isinstance(value, Damaged) and _run_line(value) != key:
-            value = Damaged(f"{where}: expected one run per line like line {first_line} (an object with an id and "
-                            f"a {key!r} list), got {type(value).__name__}")
-        if isinstance(value, Damaged):  # the run of this line: one record that the batcher refuses, skips or notes
-            plan = Plan("line {lineno} of JSON Lines runs", [(where, value)], container_fields={"lineno": lineno})
-            yield Run(source.name, plan, requested, index=index, label=f"line {lineno}", options=options)
-            continue
-        noun = "event index" if key == "history" else "message index"  # one run per line, one line in memory
-        plan = Plan("line {lineno} of JSON Lines runs", indexed(value[key], where, noun), run_meta(value),
-                    container_fields={"lineno": lineno})
-        yield Run(source.name, plan, requested, index=index, label=_label(plan.meta, index), options=options)
+def _input_runs(source: Input, requested: Format | None, first_index: int, options: ReadOptions) -> Iterator[Run]:
+    """The runs of one plain stream, one per plan :func:`~.finding.find_plans` finds, numbered from ``first_index``."""
+    for index, plan in enumerate(find_plans(source, options.max_record_bytes), first_index):
+        label = plan.label if plan.label is not None else _label(plan.meta, index) if plan.named else ""
+        run = Run(source.name, plan, requested, index=index, label=label, options=options)
+        yield run
+        if plan.streamed and not run.read_to_the_end:
+            return  # the reader stopped inside this run's part of the document: the rest cannot be found
 
 
-def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
+def iter_runs(source, format: str | Format | None = "auto", *, max_bytes: int = DEFAULT_MAX_BYTES,
               max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES, skip_bad_records: bool = False,
               on_bad_record: Callable[[str], None] | None = None) -> Iterator[Run]:
     """The runs in ``source`` (a path, ``"-"`` or an open binary file), one at a time, in file order.
@@ -325,27 +255,32 @@ def iter_runs(source, format: str = "auto", *, max_bytes: int = DEFAULT_MAX_BYTE
     ...     [(run.index, run.label, run.meta) for run in iter_runs(path)]
     [(1, 'instance_id=a', {'instance_id': 'a'}), (2, 'instance_id=b', {'instance_id': 'b'})]
     """
-    require_int("max_record_bytes", max_record_bytes)
-    options = ReadOptions(max_bytes, max_record_bytes, bool(skip_bad_records), on_bad_record)
-    return _Runs(source, check_format(format), options)
+    return runs_in(source, format_named(format), ReadOptions(max_bytes, max_record_bytes, bool(skip_bad_records),
+                                                             on_bad_record))
+
+
+def runs_in(source, format: Format | None, reading: ReadOptions) -> Iterator[Run]:
+    """:func:`iter_runs` for a caller that parsed its options already: a :class:`Format` (``None``: detect it) and
+    the :class:`ReadOptions`."""
+    return _Runs(source, format, reading)
 
 
 class _Runs:
     """The iterator :func:`iter_runs` returns; every run it hands out holds it, so the source stays open while
     that run is read even if the caller dropped the iterator."""
 
-    def __init__(self, source: Any, requested: str, options: ReadOptions) -> None:
+    def __init__(self, source: Any, requested: Format | None, options: ReadOptions) -> None:
         self._runs = self._generate(source, requested, options)
 
     @staticmethod
-    def _generate(source: Any, requested: str, options: ReadOptions) -> Iterator[Run]:
+    def _generate(source: Any, requested: Format | None, options: ReadOptions) -> Iterator[Run]:
         index = 1
         for member in open_inputs(source, options.max_bytes):
             for run in _input_runs(member, requested, index, options):
                 yield run
                 index = run.index + 1
 
-    def __iter__(self) -> "_Runs":
+    def __iter__(self) -> _Runs:
         return self
 
     def __next__(self) -> Run:
@@ -354,6 +289,6 @@ class _Runs:
         return run
 
 
-def records_run(records: list, format: str = "auto", *, source: str = "messages") -> Run:
+def records_run(records: list, format: str | Format | None = "auto", *, source: str = "messages") -> Run:
     """A run over records already in memory, located as ``"<source>: message index N"``."""
-    return Run(source, Plan("a list", indexed(records, source)), check_format(format))
+    return Run(source, Plan(N_("a list"), indexed(records, source)), format_named(format))

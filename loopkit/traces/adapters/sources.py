@@ -183,7 +183,7 @@ def open_inputs(source: Any, max_bytes: int = DEFAULT_MAX_BYTES) -> Iterator[Inp
         return
     path = os.fspath(source)
     try:
-        handle = open(path, "rb")
+        handle = open(path, "rb")  # noqa: SIM115 - opened alone to word its OSError; the with below closes it
     except OSError as exc:
         raise TraceError(f"{path}: cannot read the file ({exc.strerror})") from None
     with handle:
@@ -262,7 +262,7 @@ def parse_json(text: str, path: str, lineno: int | None = None, expected: str = 
         raise TraceError(f"{path}{f':{lineno}' if lineno else ''}: JSON nested too deeply{tail}") from None
     except ValueError as exc:  # not a syntax error: an integer longer than Python converts (sys.get_int_max_str_digits)
         limit = sys.get_int_max_str_digits()
-        found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+        found = re.search(rf"\d{{{limit + 1},}}", text) if limit else None
         if found and lineno is None:
             lineno = text.count("\n", 0, found.start()) + 1
         what = (f"a number with more than {limit} digits, more than Python reads" if found

@@ -20,15 +20,15 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 
 from loopkit.core.detector import DetectorConfig
 
 from ..adapters import DEFAULT_MAX_BYTES, DEFAULT_MAX_RECORD_BYTES
 from ..tool_maps import ToolMap
-from .reports import RunReport, files_to_replay, report_file, report_paths
+from .options import ReplayOptions
+from .reports import RunReport, files_to_replay, replay_paths, report_file
 
-__all__ = ["report_paths_at_once", "default_jobs"]
+__all__ = ["report_paths_at_once", "replay_paths_at_once", "default_jobs"]
 
 
 def default_jobs() -> int:
@@ -36,24 +36,10 @@ def default_jobs() -> int:
     return max(1, min(os.cpu_count() or 1, 4))
 
 
-@dataclass(frozen=True)
-class _Settings:
-    """What every worker needs, in a form that crosses a process boundary (a tool map as its preset and rules)."""
-
-    config: DetectorConfig | None
-    upstream: str
-    format: str
-    reading: tuple
-    select: tuple
-    run_number: int | None
-    tool_map: tuple | None
-
-
-def _file_reports(path: str, settings: _Settings) -> list[RunReport]:
-    """One worker's job: the reports of one file."""
-    tool_map = ToolMap(*settings.tool_map) if settings.tool_map is not None else None
-    return list(report_file(path, settings.config, settings.upstream, settings.format, dict(settings.reading),
-                            dict(settings.select), settings.run_number, tool_map, None, None, False))
+def _file_reports(path: str, options: ReplayOptions) -> list[RunReport]:
+    """One worker's job: the reports of one file (the options cross the process boundary as they are: the tool map
+    as its preset and rules, the reader of bad records by name)."""
+    return list(report_file(path, options))
 
 
 def report_paths_at_once(paths: Iterable[str], config: DetectorConfig | None = None, *, jobs: int,
@@ -67,25 +53,27 @@ def report_paths_at_once(paths: Iterable[str], config: DetectorConfig | None = N
     ``on_bad_record`` is called in the worker that meets the record, so it must be a module-level function (it is
     sent by name). There is no ``on_step`` or ``on_run``: a worker's steps stay in the worker.
     """
+    options = ReplayOptions.from_names(config, upstream=upstream, format=format, tool_map=tool_map,
+                                       max_bytes=max_bytes, max_record_bytes=max_record_bytes,
+                                       skip_bad_records=skip_bad_records, on_bad_record=on_bad_record,
+                                       select=select, run_number=run_number)
+    yield from replay_paths_at_once(paths, options, jobs=jobs)
+
+
+def replay_paths_at_once(paths: Iterable[str], options: ReplayOptions, *, jobs: int) -> Iterator[RunReport]:
+    """:func:`report_paths_at_once` with its options parsed (:func:`~loopkit.traces.replay.replay_paths`, spread)."""
     items = list(files_to_replay(paths))
-    reading = dict(max_bytes=max_bytes, max_record_bytes=max_record_bytes, skip_bad_records=skip_bad_records,
-                   on_bad_record=on_bad_record)
-    spec = (tool_map.preset, tuple(tool_map.rules)) if tool_map is not None else None
-    settings = _Settings(config, upstream, format, tuple(reading.items()), tuple(dict(select or {}).items()),
-                         run_number, spec)
     files = [item for item in items if not isinstance(item, RunReport)]
     if jobs <= 1 or len(files) <= 1 or "-" in files:  # standard input belongs to this process alone
-        yield from report_paths(paths, config, upstream=upstream, format=format, select=select, run_number=run_number,
-                                tool_map=tool_map, **reading)
+        yield from replay_paths(paths, options)
         return
     try:
         pool = ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=multiprocessing.get_context("spawn"))
     except (OSError, NotImplementedError):  # no processes here (a sandbox): one file after another
-        yield from report_paths(paths, config, upstream=upstream, format=format, select=select, run_number=run_number,
-                                tool_map=tool_map, **reading)
+        yield from replay_paths(paths, options)
         return
     with pool:
-        futures = {path: pool.submit(_file_reports, path, settings) for path in dict.fromkeys(files)}
+        futures = {path: pool.submit(_file_reports, path, options) for path in dict.fromkeys(files)}
         for item in items:
             if isinstance(item, RunReport):
                 yield item

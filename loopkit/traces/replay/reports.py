@@ -6,12 +6,13 @@ Tool names: unless told otherwise, each run applies the tool-map preset of the f
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from loopkit.core.detector import DetectorConfig, Outcome
-from loopkit.core.middleware import middleware_for
 
 from ..adapters import (
     DEFAULT_MAX_BYTES,
@@ -20,13 +21,14 @@ from ..adapters import (
     Batch,
     Run,
     TraceError,
-    iter_runs,
+    runs_in,
 )
-from ..tool_maps import DETECTED, ToolMap
-from .steps import Step, Tally, explain, replay_batches
+from ..tool_maps import ToolMap
+from .options import ReplayOptions
+from .steps import ReplayedBatch, Tally, explain, replay_batches
 
-__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "transcript_files", "report_paths", "files_to_replay",
-           "report_file"]
+__all__ = ["TRANSCRIPT_SUFFIXES", "RunReport", "report_run", "replay_run", "transcript_files", "report_paths",
+           "report_bytes", "replay_paths", "files_to_replay", "report_file"]
 
 
 @dataclass
@@ -34,8 +36,11 @@ class RunReport:
     """One run of one transcript, replayed: the row a directory replay prints, and the ``--json`` summary.
 
     ``error`` is set (and the counts are what was read before it) when the run was unusable input. ``tool_map`` is
-    the preset the run's tool names were mapped with (None: none), ``only_tool`` the one tool every call used (None
-    when there were several, or none), ``frequency_decisions`` how often the frequency layer warned or stopped.
+    the preset the run's tool names were mapped with (None: none), ``mapped`` what its map renamed
+    (``"Read -> read_file"``: n) and ``map_problems`` what it could not (a ``--map`` rule that never applied, calls
+    left as they were), ``only_tool`` the one tool every call used (None when there were several, or none),
+    ``frequency_decisions`` how often the frequency layer warned or stopped, ``upstream`` the version replayed.
+    The ``--json`` summary holds ``mapped`` and ``map_problems`` only when they are not empty.
     """
 
     path: str
@@ -53,14 +58,17 @@ class RunReport:
     outcome: Outcome = field(default_factory=lambda: Outcome("DeerFlow"))
     replayed: int = 0
     warnings: int = 0
-    stop: Step | None = None
+    stop: ReplayedBatch | None = None
     why: str | None = None
     tool_map: str | None = None
     unmapped: tuple = ()
+    mapped: dict = field(default_factory=dict)
+    map_problems: dict = field(default_factory=dict)
     only_tool: str | None = None
     frequency_decisions: int = 0
     description: str = ""
     error: str | None = None
+    upstream: str = "pinned"
 
     @property
     def exit_code(self) -> int:
@@ -93,7 +101,12 @@ class RunReport:
                 "user_messages": self.user_messages, "skipped": self.skipped, "not_known": self.not_known,
                 "bad_records": self.bad_records, "cut_off": self.cut_off, "tool_map": self.tool_map,
                 "unmapped": list(self.unmapped), "only_tool": self.only_tool, "error": self.error,
-                "exit_code": self.exit_code}
+                "exit_code": self.exit_code, **self._map_counts()}
+
+    def _map_counts(self) -> dict:
+        """The tool map's counts, for the summary: only those that are not empty (a run with nothing to map keeps
+        the summary it always had)."""
+        return {key: value for key, value in (("mapped", self.mapped), ("map_problems", self.map_problems)) if value}
 
 
 def report_run(run: Run, config: DetectorConfig | None = None, *, upstream: str = "pinned",
@@ -105,37 +118,52 @@ def report_run(run: Run, config: DetectorConfig | None = None, *, upstream: str 
     every replayed step as it happens (the command line prints or keeps them there); ``with_state`` keeps the
     detector's state in each step (for a plot).
     """
-    middleware = middleware_for(upstream, config)
+    options = ReplayOptions.from_names(config, upstream=upstream, tool_map=tool_map)
+    return replay_run(run, options, on_step=on_step, with_state=with_state)
+
+
+def replay_run(run: Run, options: ReplayOptions, *, on_step=None, with_state: bool = False) -> RunReport:
+    """:func:`report_run` with its options parsed: the run's own tool map is made from ``options.tool_map`` once
+    the run's format is known (by its first batch), and its counts and problems go into the report."""
+    middleware = options.upstream(options.config)
     tally = Tally()
-    choice = tool_map if tool_map is not None else ToolMap(DETECTED)
     mapper: ToolMap | None = None
 
-    def mapped() -> Iterator[Batch]:  # the run's format is known by its first batch: the map is settled there
+    def mapped() -> Iterator[Batch]:
         nonlocal mapper
         for batch in run:
             if mapper is None:
-                mapper = choice.for_run(run.format, run.path)
+                mapper = options.tool_map.for_run(run.format, run.path)
             yield Batch(batch.step, batch.where, mapper.map_batch(batch.calls), batch.turn)
 
-    report = RunReport(run.path, run.label)
+    report = RunReport(run.path, run.label, upstream=options.upstream_name)
     try:
         for step in replay_batches(mapped(), middleware, tally=tally, with_state=with_state):
             if on_step is not None:
                 on_step(step)
     except TraceError as exc:
         report.error = str(exc)
-    mapper = mapper or choice.for_run(run.format, run.path)
-    report.format, report.messages, report.batches, report.calls = run.format, run.messages, run.batches, run.calls
-    report.user_messages, report.skipped, report.not_known = run.turns, run.skipped, run.not_known
-    report.bad_records, report.cut_off = run.bad_records, run.cut_off
+    mapper = mapper or options.tool_map.for_run(run.format, run.path)
+    _fill(report, run, tally, mapper, middleware.config)
+    return report
+
+
+def _fill(report: RunReport, run: Run, tally: Tally, mapper: ToolMap, config: DetectorConfig) -> None:
+    """What the run read, what the replay found and what the tool map did, into the report."""
+    read = run.counts
+    report.format, report.messages, report.batches, report.calls = read.format, read.messages, read.batches, read.calls
+    report.user_messages, report.skipped, report.not_known = read.turns, read.skipped, read.not_known
+    report.bad_records, report.cut_off = read.bad_records, read.cut_off
     report.replayed, report.warnings, report.stop = tally.replayed, tally.warnings, tally.stop
     report.outcome = tally.outcome()
-    report.why = explain(tally.stop.decision, middleware.config) if tally.stop else None
+    report.why = explain(tally.stop.decision, config) if tally.stop else None
     report.tool_map, report.unmapped = mapper.preset, tuple(sorted(map(str, mapper.unmapped)))
+    report.mapped = dict(mapper.mapped.most_common())
+    problems = {f"--map {rule}: never applied": 1 for rule in mapper.never_applied()}
+    report.map_problems = {**problems, **dict(mapper.problems.most_common())}
     report.only_tool, report.frequency_decisions = tally.only_tool, tally.frequency_decisions
     if report.error is None:
         report.description = run.describe()
-    return report
 
 
 def transcript_files(folder: str | os.PathLike) -> list[str]:
@@ -163,17 +191,39 @@ def report_paths(paths: Iterable[str], config: DetectorConfig | None = None, *, 
     ``select`` keeps the runs whose metadata has every ``KEY=VALUE`` given; ``run_number`` keeps the N-th run of
     each file (from 1). A file that cannot be read at all, or in which no run was selected, is one report with
     its ``error``; the other files go on. ``on_run(run)`` is called before a run is replayed; ``"-"`` is
-    standard input. The reading options are :func:`loopkit.traces.adapters.iter_runs`'s.
+    standard input. The reading options are :func:`loopkit.traces.adapters.iter_runs`'s. The names are parsed
+    once, into :class:`ReplayOptions`, and the replay is :func:`replay_paths`.
     """
-    select = dict(select or {})
-    reading = dict(max_bytes=max_bytes, max_record_bytes=max_record_bytes, skip_bad_records=skip_bad_records,
-                   on_bad_record=on_bad_record)
-    options = (config, upstream, format, reading, select, run_number, tool_map, on_step, on_run, with_state)
+    options = ReplayOptions.from_names(config, upstream=upstream, format=format, tool_map=tool_map,
+                                       max_bytes=max_bytes, max_record_bytes=max_record_bytes,
+                                       skip_bad_records=skip_bad_records, on_bad_record=on_bad_record,
+                                       select=select, run_number=run_number)
+    yield from replay_paths(paths, options, on_step=on_step, on_run=on_run, with_state=with_state)
+
+
+def replay_paths(paths: Iterable[str], options: ReplayOptions, *, on_step=None, on_run=None,
+                 with_state: bool = False) -> Iterator[RunReport]:
+    """:func:`report_paths` with its options parsed: a report per run of every file ``paths`` name."""
     for item in files_to_replay(paths):
         if isinstance(item, RunReport):
             yield item
         else:
-            yield from report_file(item, *options)
+            yield from report_file(item, options, on_step=on_step, on_run=on_run, with_state=with_state)
+
+
+def report_bytes(data: bytes, name: str, config: DetectorConfig | None = None, *, upstream: str = "pinned",
+                 max_bytes: int = DEFAULT_MAX_BYTES, tool_map: ToolMap | None = None, on_step=None,
+                 with_state: bool = False) -> Iterator[RunReport]:
+    """:func:`report_paths` for one file held in memory (a browser upload), read as if it were called ``name``: the
+    name says JSON Lines or not and locates every error, and nothing is written to disk.
+
+    >>> [report.verdict for report in report_bytes(b'{"role": "user", "content": "hi"}\\n', "chat.jsonl")]
+    ['quiet']
+    """
+    stream = io.BytesIO(data)
+    stream.name = name  # what the readers call the file (sources.open_inputs reads a stream's name)
+    options = ReplayOptions.from_names(config, upstream=upstream, max_bytes=max_bytes, tool_map=tool_map)
+    yield from report_file(stream, options, on_step=on_step, with_state=with_state)
 
 
 def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
@@ -186,28 +236,36 @@ def files_to_replay(paths: Iterable[str]) -> Iterator[str | RunReport]:
         yield from files
 
 
-def report_file(path, config, upstream, format, reading, select, run_number, tool_map, on_step, on_run,
-                with_state) -> Iterator[RunReport]:
-    """The reports of one file's runs (see :func:`report_paths`, which gives the arguments their meaning)."""
+def report_file(path: str | os.PathLike | BinaryIO, options: ReplayOptions, *, on_step=None, on_run=None,
+                with_state: bool = False) -> Iterator[RunReport]:
+    """The reports of one file's runs: the runs ``options`` pick, each replayed (see :func:`report_paths`).
+    ``path`` may also be an open binary stream (a transcript held in memory): its ``name`` names it."""
     chosen = 0
+    name = str(path) if isinstance(path, (str, os.PathLike)) else _stream_name(path)
+    select, run_number = dict(options.select), options.run_number
     try:
-        for run in iter_runs(path, format, **reading):
+        for run in runs_in(path, options.format, options.reading):
             if (run_number is not None and run.index != run_number) or (select and not _matches(run, select)):
                 _drain(run)
                 continue
             chosen += 1
             if on_run is not None:
                 on_run(run)
-            report = report_run(run, config, upstream=upstream, tool_map=tool_map, on_step=on_step,
-                                with_state=with_state)
-            report.source = str(path)
+            report = replay_run(run, options, on_step=on_step, with_state=with_state)
+            report.source = name
             yield report
     except TraceError as exc:
-        yield RunReport(str(path), source=str(path), error=str(exc))
+        yield RunReport(name, source=name, error=str(exc))
         return
     if chosen == 0 and (select or run_number is not None):
         wanted = " ".join(f"{k}={v}" for k, v in select.items()) or f"run {run_number}"
-        yield RunReport(str(path), source=str(path), error=f"{path}: no run matches {wanted}")
+        yield RunReport(name, source=name, error=f"{name}: no run matches {wanted}")
+
+
+def _stream_name(stream) -> str:
+    """What a stream is called in reports: its ``name``, as the adapters name it (``"<stream>"`` without one)."""
+    name = getattr(stream, "name", None)
+    return name if isinstance(name, str) else "<stream>"
 
 
 def _drain(run: Run) -> None:

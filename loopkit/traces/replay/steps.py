@@ -1,4 +1,4 @@
-"""The streaming replay: feed batches to a middleware one at a time, a :class:`Step` per batch, a :class:`Tally` of
+"""The streaming replay: feed batches to a middleware one at a time, a :class:`ReplayedBatch` per batch, a :class:`Tally` of
 what a summary needs (nothing more, so a transcript of any size replays in steady memory), and why each decision
 was made."""
 
@@ -15,14 +15,14 @@ from loopkit.core.middleware import LoopMiddleware
 from ..adapters import Batch, TraceError
 from ..tool_maps import ToolMap
 
-__all__ = ["REPLAY_THREAD", "Step", "Tally", "explain", "replay_batches"]
+__all__ = ["REPLAY_THREAD", "ReplayedBatch", "Tally", "explain", "replay_batches"]
 
 #: The thread id every replayed batch is counted in.
 REPLAY_THREAD = "replay"
 
 
 @dataclass(frozen=True)
-class Step:
+class ReplayedBatch:
     """One replayed batch: its position, its calls as replayed (after any tool map), the decision, and the
     detector state right after it (only when asked for, for tables and plots)."""
 
@@ -40,8 +40,8 @@ class Tally:
     def __init__(self) -> None:
         self.replayed = 0
         self.warnings = 0
-        self.first_warn: Step | None = None
-        self.stop: Step | None = None
+        self.first_warn: ReplayedBatch | None = None
+        self.stop: ReplayedBatch | None = None
         self.frequency_decisions = 0
         self.tools: list[str] = []  # the first two distinct tool names replayed
 
@@ -50,7 +50,7 @@ class Tally:
         """The one tool every replayed call used, or None (no call, or more than one tool)."""
         return self.tools[0] if len(self.tools) == 1 else None
 
-    def add(self, step: Step) -> None:
+    def add(self, step: ReplayedBatch) -> None:
         self.replayed += 1
         for call in step.calls:
             if len(self.tools) < 2 and call["name"] not in self.tools:
@@ -75,8 +75,9 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
     >>> cfg = DetectorConfig()
     >>> print(explain(Decision("stop", "hash", None, 5), cfg))
     hash layer: the same batch 5 times in the last 20 turns (stops at 5)
-    >>> print(explain(Decision("stop", "frequency", "bash", 50), cfg))
-    frequency layer: 'bash' called 50 times in the last 50 calls (stops at 50); this is a call budget, not a repeat. Raise it with --override bash=WARN:HARD
+    >>> print(*explain(Decision("stop", "frequency", "bash", 50), cfg).split("; "), sep=";\\n")
+    frequency layer: 'bash' called 50 times in the last 50 calls (stops at 50);
+    this is a call budget, not a repeat. Raise it with --override bash=WARN:HARD
     """
     if decision.action == "ok":
         return None
@@ -103,9 +104,9 @@ def _batch_at(item: Any, index: int) -> Batch:
 
 
 def replay_batches(batches: Iterable, middleware: LoopMiddleware, *, tool_map: ToolMap | None = None,
-                   tally: Tally | None = None, with_state: bool = False, until_stop: bool = True) -> Iterator[Step]:
+                   tally: Tally | None = None, with_state: bool = False, until_stop: bool = True) -> Iterator[ReplayedBatch]:
     """Feed ``batches`` (:class:`Batch` objects, or plain lists of calls) to ``middleware`` one at a time and
-    yield a :class:`Step` for each one replayed.
+    yield a :class:`ReplayedBatch` for each one replayed.
 
     Each batch is mapped by ``tool_map`` first, if one is given. With ``until_stop`` (the default) nothing is
     replayed after the first stop, but the rest of ``batches`` is still read. A batch read from a transcript that
@@ -125,6 +126,6 @@ def replay_batches(batches: Iterable, middleware: LoopMiddleware, *, tool_map: T
                 raise TraceError(f"{batch.where}: the detector cannot key this batch ({exc})") from None
             raise  # an in-memory trace: the detector's own error already says which call
         state = middleware.snapshot(REPLAY_THREAD, run_id) if with_state else None
-        step = Step(batch.step, batch.where, list(calls), decision, state)
+        step = ReplayedBatch(batch.step, batch.where, list(calls), decision, state)
         tally.add(step)
         yield step

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from loopkit.core.checks import clip
-from loopkit.core.language import tr
+from loopkit.core.language import ntr, tr
 
 from ..tool_maps import FORMAT_PRESETS, presets_naming
 from .reports import RunReport
@@ -50,28 +50,66 @@ def call_names(calls: list) -> str:
 
 
 def _verdict(report: RunReport, upstream: str) -> str:
-    """One sentence: would DeerFlow have warned or stopped this run, when, and why (in the learner's language:
-    whole sentences are translated, never words glued together)."""
-    who = "DeerFlow" if upstream == "pinned" else tr("DeerFlow's later run-scoped contract")
-    n, first = report.warnings, report.outcome.warn_step
-    told = (tr("warned at step {step}", context="after would have", step=first) if n == 1
-            else tr("warned {count} times (first at step {step})", count=n, step=first))
+    """Would DeerFlow have warned or stopped this run, when, and why: whole sentences, one message for each case,
+    so that a language with another word order, case or agreement translates each one as it reads (never words
+    glued together)."""
     stop = report.stop
-    if stop is None and n:
-        return tr("{who} would have {told} and never stopped.", who=who, told=told)
     if stop is None:
-        return tr("{who} would neither have warned nor stopped.", who=who)
-    d = stop.decision
-    what = (tr("{layer} layer, '{tool}' count {count}", layer=d.layer, tool=display_name(d.tool), count=d.count)
-            if d.tool else tr("{layer} layer, count {count}", layer=d.layer, count=d.count))
-    stopped = (tr("{who} would have {told}, then stopped the run at step {step} ({what});", who=who, told=told,
-                  step=stop.step, what=what) if n
-               else tr("{who} would have stopped the run at step {step} ({what});", who=who, step=stop.step,
-                       what=what))
+        return _never_stopped(upstream, report.warnings, report.outcome.warn_step)
     later = report.batches - stop.step
-    never = (tr("1 later batch would never have run.") if later == 1
-             else tr("{count} later batches would never have run.", count=later))
-    return f"{stopped} {never} " + tr("Why: {why}.", why=display_name(report.why))
+    never = ntr("{n} later batch would never have run.", "{n} later batches would never have run.", later)
+    why = tr("Why: {why}.", why=display_name(report.why))
+    return f"{_stopped(upstream, report.warnings, report.outcome.warn_step, stop)} {never} {why}"
+
+
+def _never_stopped(upstream: str, warnings: int, first: int | None) -> str:
+    """The verdict of a run that DeerFlow would never have stopped."""
+    if upstream == "pinned":
+        if not warnings:
+            return tr("DeerFlow would neither have warned nor stopped.")
+        return ntr("DeerFlow would have warned at step {step} and never stopped.",
+                   "DeerFlow would have warned {n} times (first at step {step}) and never stopped.", warnings,
+                   step=first)
+    if not warnings:
+        return tr("DeerFlow's later run-scoped contract would neither have warned nor stopped.")
+    return ntr("DeerFlow's later run-scoped contract would have warned at step {step} and never stopped.",
+               "DeerFlow's later run-scoped contract would have warned {n} times (first at step {step}) and never "
+               "stopped.", warnings, step=first)
+
+
+def _stopped(upstream: str, warnings: int, first: int | None, stop) -> str:
+    """The first sentence of a stopped run's verdict: the warnings before the stop, the stop's step and the layer
+    that stopped it (the frequency layer names its tool)."""
+    d = stop.decision
+    fields = {"step": first, "stop": stop.step, "count": d.count, "tool": display_name(d.tool) if d.tool else ""}
+    if upstream == "pinned":
+        if not warnings:
+            return (tr("DeerFlow would have stopped the run at step {stop} (frequency layer, '{tool}' count {count});",
+                       **fields) if d.tool else
+                    tr("DeerFlow would have stopped the run at step {stop} (hash layer, count {count});", **fields))
+        if d.tool:
+            return ntr("DeerFlow would have warned at step {step}, then stopped the run at step {stop} (frequency "
+                       "layer, '{tool}' count {count});",
+                       "DeerFlow would have warned {n} times (first at step {step}), then stopped the run at step "
+                       "{stop} (frequency layer, '{tool}' count {count});", warnings, **fields)
+        return ntr("DeerFlow would have warned at step {step}, then stopped the run at step {stop} (hash layer, "
+                   "count {count});",
+                   "DeerFlow would have warned {n} times (first at step {step}), then stopped the run at step {stop} "
+                   "(hash layer, count {count});", warnings, **fields)
+    if not warnings:
+        return (tr("DeerFlow's later run-scoped contract would have stopped the run at step {stop} (frequency layer, "
+                   "'{tool}' count {count});", **fields) if d.tool else
+                tr("DeerFlow's later run-scoped contract would have stopped the run at step {stop} (hash layer, "
+                   "count {count});", **fields))
+    if d.tool:
+        return ntr("DeerFlow's later run-scoped contract would have warned at step {step}, then stopped the run at "
+                   "step {stop} (frequency layer, '{tool}' count {count});",
+                   "DeerFlow's later run-scoped contract would have warned {n} times (first at step {step}), then "
+                   "stopped the run at step {stop} (frequency layer, '{tool}' count {count});", warnings, **fields)
+    return ntr("DeerFlow's later run-scoped contract would have warned at step {step}, then stopped the run at step "
+               "{stop} (hash layer, count {count});",
+               "DeerFlow's later run-scoped contract would have warned {n} times (first at step {step}), then stopped "
+               "the run at step {stop} (hash layer, count {count});", warnings, **fields)
 
 
 def _names_note(report: RunReport) -> str:
@@ -102,8 +140,10 @@ def _one_tool_note(report: RunReport) -> str:
                     tool=tool)
 
 
-def summary_line(report: RunReport, upstream: str = "pinned") -> str:
-    """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls)."""
+def summary_line(report: RunReport, upstream: str | None = None) -> str:
+    """The summary of one run: what was read, then the verdict (nothing to replay when there were no calls).
+    ``upstream`` (a name) defaults to the version the report was replayed with."""
+    upstream = upstream if upstream is not None else report.upstream
     if not report.calls:
         return report.description
     turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)

@@ -103,16 +103,31 @@ class ToolMap:
             rules = [rules]
         self.preset = preset
         self.rules = [rule if isinstance(rule, Rule) else parse_rule(rule) for rule in rules]
-        self._by_tool: dict[str, list[Translate]] = {}
+        self._by_tool: dict[str, list[tuple[Rule | None, Translate]]] = {}  # a preset's translation has no rule
         for rule in self.rules:
-            self._by_tool.setdefault(rule.old, []).append(rule.translate)
+            self._by_tool.setdefault(rule.old, []).append((rule, rule.translate))
         for tool, translate in PRESETS.get(preset or "", {}).items():
-            self._by_tool.setdefault(tool, [translate])
+            self._by_tool.setdefault(tool, [(None, translate)])
         self.mapped: Counter = Counter()
         self.unmapped: Counter = Counter()
         self.problems: Counter = Counter()
+        self.applied: Counter = Counter()  # rule -> calls it mapped
 
-    def for_run(self, format: str | None, path: str = "") -> "ToolMap":
+    def __reduce__(self):
+        # What a map is, not what it counted: a worker process gets the preset and the rules, and counts afresh.
+        return (ToolMap, (self.preset, self.rules))
+
+    def never_applied(self) -> list[str]:
+        """The user's rules that mapped no call yet, as written (``--map`` syntax), in the order given.
+
+        >>> tool_map = ToolMap(rules=["run=bash", "fetch=web_fetch"])
+        >>> _ = tool_map.map_call({"name": "run", "args": {"command": "ls"}, "id": "1"})
+        >>> tool_map.never_applied()
+        ['fetch=web_fetch']
+        """
+        return [str(rule) for rule in self.rules if not self.applied[rule]]
+
+    def for_run(self, format: str | None, path: str = "") -> ToolMap:
         """A fresh map (its own counts) for one run: :data:`DETECTED` becomes the run's preset (or none).
 
         >>> ToolMap(DETECTED).for_run("codex").preset, ToolMap("cline").for_run("codex").preset
@@ -131,31 +146,37 @@ class ToolMap:
             return call
         args = _as_object(call.get("args"))
         if args is None:  # free text or a broken JSON string: only a rule that renames the tool alone applies
-            new = self._rename_only(name)
+            rule, new = self._rename_only(name)
             if new is None:
                 self.problems[f"{name}: arguments are not a JSON object, left as they are"] += 1
                 return call
-            self.mapped[f"{name} -> {new}"] += 1
+            self._count(name, new, rule)
             return {**call, "name": new}
-        for translate in translations:
+        for rule, translate in translations:
             result = translate(args)
             if result is not None:
                 new, new_args = result
-                self.mapped[f"{name} -> {new}"] += 1
+                self._count(name, new, rule)
                 return {**call, "name": new, "args": new_args}
         if name not in DEERFLOW_TOOLS:
             self.problems[f"{name}: no rule fits these arguments, left as they are"] += 1
         return call
 
-    def _rename_only(self, name: str) -> str | None:
-        """The new name of ``name`` when its first translation renames the tool and no argument (``None`` else)."""
+    def _count(self, name: str, new: str, rule: Rule | None) -> None:
+        self.mapped[f"{name} -> {new}"] += 1
+        if rule is not None:
+            self.applied[rule] += 1
+
+    def _rename_only(self, name: str) -> tuple[Rule | None, str | None]:
+        """The rule (None: the preset's) and the new name of ``name`` when its first translation renames the tool
+        and no argument (new name ``None`` else)."""
         user_rules = [rule for rule in self.rules if rule.old == name]
         if user_rules:
             rule = user_rules[0]
-            return rule.new if rule.when is None and not rule.renames and not rule.drops else None
+            return rule, (rule.new if rule.when is None and not rule.renames and not rule.drops else None)
         preset = PRESETS.get(self.preset or "", {}).get(name)
         probe = preset({}) if preset is not None else None  # a pure rename maps no arguments to no arguments
-        return probe[0] if probe is not None and probe[1] == {} else None
+        return None, (probe[0] if probe is not None and probe[1] == {} else None)
 
     def map_batch(self, calls: Iterable[Mapping]) -> list:
         """A batch with each call mapped."""

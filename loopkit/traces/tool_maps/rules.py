@@ -40,6 +40,12 @@ class Rule:
     drops: tuple[str, ...] = ()
     when: tuple[str, str] | None = None
 
+    def __str__(self) -> str:
+        """The rule in the syntax it is parsed from (renames, then drops): ``parse_rule(str(rule)) == rule``."""
+        when = f"[{self.when[0]}={self.when[1]}]" if self.when is not None else ""
+        args = [f"{a}>{b}" for a, b in self.renames] + [f"-{a}" for a in self.drops]
+        return f"{self.old}{when}={self.new}" + (":" + ",".join(args) if args else "")
+
     def translate(self, args: dict):
         """``(new, args)`` for a call this rule applies to; ``None`` when its condition does not hold."""
         if self.when is not None and args.get(self.when[0]) != self.when[1]:

@@ -18,8 +18,8 @@ __all__ = ["describe", "description", "img_html"]
 _ATTRIBUTE = "loopkit_description"
 
 
-def img_html(fig, *, alt: str) -> str:
-    """The figure as an HTML image (a PNG in a data URL) with its alt text.
+def img_html(fig, *, alt: str, style: str | None = None) -> str:
+    """The figure as an HTML image (a PNG in a data URL) with its alt text (and an inline ``style``, if given).
 
     >>> import matplotlib; matplotlib.use("Agg"); import matplotlib.pyplot as plt
     >>> fig = plt.figure(figsize=(1, 1)); img_html(fig, alt="an empty square").startswith('<img alt="an empty square"')
@@ -29,7 +29,8 @@ def img_html(fig, *, alt: str) -> str:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight")
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/>'
+    styled = f' style="{html.escape(style)}"' if style else ""
+    return f'<img alt="{html.escape(alt)}"{styled} src="data:image/png;base64,{data}"/>'
 
 
 def describe(fig, alt: str):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.peers import disagrees
 
 from .described import describe
@@ -14,7 +14,7 @@ __all__ = ["heatmap", "cell_text", "heatmap_description"]
 #: says its outcome in text (``w3 s5``), and black text on each keeps a contrast of at least 5:1.
 OUTCOME_COLOURS = {"ok": "#eeeeee", "warn": "#e69f00", "stop": "#d55e00"}
 #: The default title, said in the learner's language when the figure is drawn.
-TITLE = "Which detector acts on which pattern?"
+TITLE = N_("Which detector acts on which pattern?")
 
 
 def cell_text(warn_step, stop_step) -> str:

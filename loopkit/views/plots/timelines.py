@@ -17,6 +17,7 @@ WARN_COLOR = "#e69f00"  # orange
 STOP_COLOR = "#d55e00"  # vermillion
 HASH_COLOR = "#000000"
 _TOOL_STYLES = (("#0072b2", "o"), ("#009e73", "s"), ("#cc79a7", "D"), ("#56b4e9", "v"), ("#f0e442", "P"))
+_TOOL_COLORS = tuple(color for color, _ in _TOOL_STYLES)  # the same colours for the playground's SVG timeline
 #: Line style and end marker of the limits: (warn, hard), for the layer's own limits and for a tool's override.
 _LIMIT_STYLES = {"layer": (("--", ""), ("-.", "")), "override": ((":", ""), (":", "d"))}
 
@@ -74,8 +75,8 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
     if missing:
         raise ValueError(f"df must be a table from loopkit.teaching.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
-    if require_instance("config", config, DetectorConfig, or_none=True) is None:
-        config = config_of(df)
+    require_instance("config", config, DetectorConfig, or_none=True)
+    config = config if config is not None else config_of(df)
     require_int("top", top)
 
     fig, (hash_ax, freq_ax) = plt.subplots(2, 1, sharex=True, figsize=(9, 5.5), layout="constrained")
@@ -92,7 +93,7 @@ def timeline(df, config: DetectorConfig | None = None, *, top: int = 3, title: s
     hash_ax.set_title(title or tr("Hash layer (top) and frequency layer (bottom)"))
 
     shown = tool_columns(df)[:top]
-    for (color, marker), tool in zip(_TOOL_STYLES * (top // len(_TOOL_STYLES) + 1), shown):
+    for (color, marker), tool in zip(_TOOL_STYLES * (top // len(_TOOL_STYLES) + 1), shown, strict=False):
         freq_ax.plot(steps, df[TOOL_PREFIX + tool].tolist(), color=color, marker=marker if len(df) <= 60 else None,
                      markersize=4, label=tr("calls: {tool}", tool=tool))
     _limit_lines(freq_ax, config.tool_freq_warn, config.tool_freq_hard_limit)

@@ -22,6 +22,8 @@ _EXPORTS = {
     "version_compare": "versions",  # chapter 07
     "deployment_advisor": "deployment",  # chapter 09
     "transcript_replay": "transcript",  # chapter 10
+    "transcript_upload": "upload",  # chapter 10
+    "room_view": "room",  # the instructor's notebook, notebooks/instructor/room.ipynb
 }
 
 __all__ = sorted(_EXPORTS)

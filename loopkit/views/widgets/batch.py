@@ -13,12 +13,12 @@ import html
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import ipywidgets as W
 
 from loopkit.core.fingerprint import call_entry, fingerprint
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.normalize import normalize_args
 
 from ._base import View, table_html
@@ -50,7 +50,7 @@ def parse_batch(text: str) -> list[dict]:
     """
     if not isinstance(text, str):
         raise TypeError(f"batch must be a str with one call per line, got {type(text).__name__}")
-    calls = []
+    calls: list[dict[str, Any]] = []
     for line in _call_lines(text):
         name, _, args = line.partition(" ")
         calls.append({"name": name, "args": args.strip() or {}})
@@ -103,15 +103,15 @@ def read_batch(batch: str, pinned: str = "") -> BatchReading | None:
     calls = parse_batch(batch)
     if not calls:
         return None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number, call in enumerate(calls, start=1):
         _, fallback = normalize_args(call["args"])
         note = tr("keyed by its raw text (not a JSON object)") if fallback is not None else ""
-        rows.append({"#": number, "call": f"{call['name']} {call['args'] or ''}".strip(), "entry": call_entry(call),
-                     "note": note})
+        rows.append({"#": number, N_("call"): f"{call['name']} {call['args'] or ''}".strip(),
+                     N_("entry"): call_entry(call), N_("note"): note})
     digest = fingerprint(calls)
     pinned = pinned.strip()
-    verdict = "none" if not pinned else "same" if pinned == digest else "differs"
+    verdict: Literal["none", "same", "differs"] = "none" if not pinned else "same" if pinned == digest else "differs"
     return BatchReading(rows, sorted(row["entry"] for row in rows), digest, verdict)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.boundaries import DEPLOYMENTS, USER_CHOICES, recommend_deployment
 
 from ._base import View, table_html
@@ -16,11 +16,11 @@ __all__ = ["QUESTIONS", "deployment_rows", "render_advice", "deployment_advisor"
 
 #: control name -> the question the learner sees (in English; shown through tr)
 QUESTIONS = {
-    "users": "Who uses one running instance?",
-    "reachable": "Can others reach it over the network?",
-    "real_credentials": "Will tools use real credentials (API keys, tokens)?",
-    "untrusted_content": "Will it read untrusted content (web pages, MCP tools, uploads)?",
-    "persistent_state": "Must memory or threads outlive the process?",
+    "users": N_("Who uses one running instance?"),
+    "reachable": N_("Can others reach it over the network?"),
+    "real_credentials": N_("Will tools use real credentials (API keys, tokens)?"),
+    "untrusted_content": N_("Will it read untrusted content (web pages, MCP tools, uploads)?"),
+    "persistent_state": N_("Must memory or threads outlive the process?"),
 }
 
 
@@ -66,5 +66,7 @@ def deployment_advisor() -> View:
                                  description=tr(QUESTIONS["users"]), style=layout),
     }
     for name in ("reachable", "real_credentials", "untrusted_content", "persistent_state"):
-        controls[name] = W.Checkbox(value=False, description=tr(QUESTIONS[name]), style=layout, indent=False)
+        # width auto: a checkbox is 300 px wide by default, too narrow for a question (most of all in Spanish)
+        controls[name] = W.Checkbox(value=False, description=tr(QUESTIONS[name]), style=layout, indent=False,
+                                    layout=W.Layout(width="auto"))
     return View(controls, render_advice, title=tr("Which deployment fits?"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.teaching.eviction_race import parse_script, run_script, step_rows
 
 from ._base import View, number_box, table_html
@@ -31,8 +31,8 @@ def race_summary(script: str, maxsize: int) -> list[dict]:
     return [
         {
             "policy": name,
-            "keys left (next to evict first)": " ".join(run.keys) or "-",
-            "evicted, in order": " ".join(run.evicted_keys) or tr("none"),
+            N_("keys left (next to evict first)"): " ".join(run.keys) or "-",
+            N_("evicted, in order"): " ".join(run.evicted_keys) or tr("none"),
         }
         for name, run in run_script(script, maxsize).items()
     ]

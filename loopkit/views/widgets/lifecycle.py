@@ -5,8 +5,8 @@ from __future__ import annotations
 import html
 
 from loopkit.core.checks import require_int
-from loopkit.core.detector import DetectorConfig
-from loopkit.core.language import tr
+from loopkit.core.detector import Decision, DetectorConfig
+from loopkit.core.language import N_, tr
 from loopkit.core.middleware import PinnedMiddleware
 from loopkit.teaching.agent_loop import PLACEMENTS, AgentLoop
 from loopkit.teaching.conversation import check_pairing, format_messages
@@ -35,7 +35,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
     p = get(pattern)
     loop = AgentLoop(PinnedMiddleware(config), placement=placement)
     run = loop.start(p.batches, run_id="run-1", task=tr("Task for the {name} script.", name=p.name))
-    pending_at = [()]
+    pending_at: list[tuple[Decision, ...]] = [()]
     while not run.done:
         pending_at.append(loop.step(run).pending_after)
     last = len(run.steps)
@@ -49,7 +49,7 @@ def lifecycle_state(pattern: str, placement: str, step: int, config: DetectorCon
         "outcome": current.outcome if current else tr("not started"),
         "delivered": len(current.delivered) if current else 0,
         "pending": len(pending_at[step]),
-        "pairing": check_pairing(shown),
+        N_("pairing"): check_pairing(shown),
     }
 
 
@@ -63,10 +63,10 @@ def lifecycle_facts(state: dict) -> list[dict]:
     """
     return [{
         "model call": tr("{step} of {steps}", step=state["step"], steps=state["steps"]),
-        "detector": state["action"] or "-",
-        "what happened": state["outcome"],
-        "warnings delivered": state["delivered"],
-        "warnings queued": state["pending"],
+        N_("detector"): state["action"] or "-",
+        N_("what happened"): state["outcome"],
+        N_("warnings delivered"): state["delivered"],
+        N_("warnings queued"): state["pending"],
         "pairing": "ok" if state["pairing"] is None else tr("BROKEN"),
     }]
 
@@ -94,7 +94,7 @@ def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_res
     get(pattern)
     if placement not in PLACEMENTS:
         raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
-    style = {"description_width": "110px"}
+    style = {"description_width": "140px"}  # room for the Spanish "llamada al modelo"
     picker = W.Dropdown(options=list(PATTERNS), value=pattern, description=tr("pattern"), style=style)
     steps = lifecycle_state(pattern, placement, 0)["steps"]
     slider = number_box(min(3, steps), 0, steps, tr("model call"), style=style)

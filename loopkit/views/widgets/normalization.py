@@ -16,13 +16,13 @@ from typing import Any
 
 from loopkit.core.fingerprint import fingerprint
 from loopkit.core.keys import stable_key
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 from loopkit.core.normalize import normalize_args
 
 __all__ = ["TRANSPORTS", "raw_value", "rule", "explain_args", "render_normalize", "normalize_explorer"]
 
 #: The transport choices the view offers, in the order it lists them.
-TRANSPORTS = ("JSON string (OpenAI-style)", "parsed object (Anthropic-style)", "None (no arguments)")
+TRANSPORTS = (N_("JSON string (OpenAI-style)"), N_("parsed object (Anthropic-style)"), N_("None (no arguments)"))
 
 
 def raw_value(text: str, transport: str) -> Any:
@@ -46,8 +46,8 @@ def raw_value(text: str, transport: str) -> Any:
     raise ValueError(f"transport must be one of {list(TRANSPORTS)}, got {transport!r}")
 
 
-_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
-               type(None): "null"}
+_JSON_KINDS = {list: N_("an array"), str: N_("a string"), int: "a number", float: "a number", bool: N_("a boolean"),
+               type(None): N_("null")}
 
 
 def rule(raw: Any) -> str:
@@ -81,13 +81,13 @@ def explain_args(name: str, text: str, transport: str) -> dict[str, str]:
     args, fallback = normalize_args(raw)
     key = stable_key(name, args, fallback)
     return {
-        "raw": repr(raw),
-        "rule": rule(raw),
-        "args": repr(args),
-        "fallback": repr(fallback),
-        "stable key": key,
+        N_("raw"): repr(raw),
+        N_("rule"): rule(raw),
+        N_("args"): repr(args),
+        N_("fallback"): repr(fallback),
+        N_("stable key"): key,
         "entry": f"{name}:{key}",
-        "fingerprint": fingerprint([{"name": name, "args": raw}]),
+        N_("fingerprint"): fingerprint([{"name": name, "args": raw}]),
     }
 
 
@@ -96,7 +96,7 @@ def render_normalize(name: str, text: str, transport: str) -> str:
     from ._base import table_html
 
     steps = explain_args(name, text, transport)
-    return table_html([{"step": tr(step), "value": value} for step, value in steps.items()])
+    return table_html([{N_("step"): tr(step), "value": value} for step, value in steps.items()])
 
 
 def normalize_explorer(name: str = "read_file", text: str = '{"path": "a.py", "start_line": 1, "end_line": 120}'):
@@ -107,9 +107,11 @@ def normalize_explorer(name: str = "read_file", text: str = '{"path": "a.py", "s
 
     # (label, value) pairs: the label is shown in the learner's language, the value stays the English transport.
     transports = [(tr(transport), transport) for transport in TRANSPORTS]
+    style = {"description_width": "110px"}  # room for the Spanish "enviado como"
     controls = {
-        "name": W.Text(value=name, description=tr("tool")),
-        "text": W.Textarea(value=text, description=tr("arguments"), layout=W.Layout(width="600px", height="70px")),
-        "transport": W.Dropdown(options=transports, value=TRANSPORTS[0], description=tr("sent as")),
+        "name": W.Text(value=name, description=tr("tool"), style=style),
+        "text": W.Textarea(value=text, description=tr("arguments"), style=style,
+                           layout=W.Layout(width="600px", height="70px")),
+        "transport": W.Dropdown(options=transports, value=TRANSPORTS[0], description=tr("sent as"), style=style),
     }
     return View(controls, render_normalize, title=tr("normalize_args: what the detector makes of raw arguments"))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from loopkit.core.checks import require_int
 from loopkit.core.fingerprint import fingerprint
-from loopkit.core.language import tr
+from loopkit.core.language import N_, tr
 
 from ._base import View, number_box, table_html
 
@@ -53,7 +53,8 @@ def repeat_steps(turns: Sequence) -> list[dict]:
         first_turn.setdefault(digest, number)
         repeats = first_turn[digest] if seen[digest] > 1 else None
         tools = ", ".join(str(call.get("name", "")) for call in calls) or tr("(no calls)")
-        rows.append({"turn": number, "tools": tools, "fingerprint": digest, "seen": seen[digest], "repeats": repeats})
+        rows.append({"turn": number, N_("tools"): tools, "fingerprint": digest, N_("seen"): seen[digest],
+                     "repeats": repeats})
     return rows
 
 
@@ -67,7 +68,8 @@ def turns_so_far(turn: int, turns: Sequence = STUCK_TURNS) -> list[dict]:
     require_int("turn", turn, at_most=max(len(rows), 1))
     return [
         {"turn": row["turn"], "tools": row["tools"], "fingerprint": row["fingerprint"], "seen": f"{row['seen']}x",
-         "repeats earlier work?": tr("no") if row["repeats"] is None else tr("yes, turn {turn}", turn=row["repeats"])}
+         N_("repeats earlier work?"): tr("no") if row["repeats"] is None
+         else tr("yes, turn {turn}", turn=row["repeats"])}
         for row in rows[:turn]
     ]
 

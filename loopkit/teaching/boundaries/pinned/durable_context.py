@@ -64,11 +64,12 @@ def durable_context_layout(roles: list[str], summary_text: str | None, delegatio
     """
     if not isinstance(roles, Sequence) or isinstance(roles, str):
         raise TypeError(f"roles must be a list of message roles, got {type(roles).__name__}")
-    request = [{"role": require_str(f"roles[{i}]", role), "from": "request", "index": i} for i, role in enumerate(roles)]
+    request: list[dict] = [{"role": require_str(f"roles[{i}]", role), "from": "request", "index": i}
+                           for i, role in enumerate(roles)]
     sections = _sections(summary_text, delegations, skills)
     if not sections:
         return request
     leading = next((i for i, role in enumerate(roles) if role != "system"), len(roles))
-    added = [{"role": "system", "from": "authority"},
+    added: list[dict] = [{"role": "system", "from": "authority"},
              {"role": "human", "from": "data", "hidden": True, "marked_data": True, "sections": sections}]
     return request[:leading] + added + request[leading:]

@@ -152,9 +152,12 @@ def gateway_run_config(thread_id: str, request_config: dict | None, body_context
     "oauth_id"}``) or None; ``internal_owner`` is the owner an internal caller acts for, once resolved. A bad
     request ``context`` or ``assistant_id`` raises ``ValueError``, as upstream's does.
 
-    >>> gateway_run_config("t-1", {"context": {"user_id": "alice", "__x": 1}}, None, internal=False,
-    ...                    user={"id": "bob", "system_role": "user", "oauth_provider": None, "oauth_id": None})
-    {'context': {'user_id': 'bob', 'thread_id': 't-1', 'is_internal': False, 'user_role': 'user', 'oauth_provider': None, 'oauth_id': None}, 'configurable': {'thread_id': 't-1'}}
+    >>> config = gateway_run_config("t-1", {"context": {"user_id": "alice", "__x": 1}}, None, internal=False,
+    ...                             user={"id": "bob", "system_role": "user", "oauth_provider": None, "oauth_id": None})
+    >>> config["context"]
+    {'user_id': 'bob', 'thread_id': 't-1', 'is_internal': False, 'user_role': 'user', 'oauth_provider': None, 'oauth_id': None}
+    >>> sorted(config), config["configurable"]
+    (['configurable', 'context'], {'thread_id': 't-1'})
     """
     config = _build_run_config(thread_id, request_config, assistant_id)
     _merge_body_context(config, body_context, internal=internal)
