@@ -20,10 +20,13 @@ os.environ["LOOPKIT_STRICT_TRANSLATIONS"] = "1"
 # the tests, and the notebook kernels that inherit this environment, record nothing unless a test asks.
 os.environ.pop("LOOPKIT_ROOM", None)
 
-# tests/test_reveal_check.py runs this file's reveal check on small notebooks of its own.
-pytest_plugins = ["pytester"]
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tests"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tests" / "browser"))
+
+# tests/test_reveal_check.py runs this file's reveal check on small notebooks of its own. The browser tests' fixtures
+# (one JupyterLab server, one Chromium) are a plugin, registered once: a module that imported them by name would get
+# fixtures of its own, and a second module a second Chromium, which Playwright's sync API refuses.
+pytest_plugins = ["pytester", "lab_fixtures"]
 
 
 @pytest.hookimpl(wrapper=True)

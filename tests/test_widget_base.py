@@ -1,6 +1,7 @@
 """loopkit.views.widgets._base: the View pattern (controls, pure render, HTML panel), table_html and figure_html."""
 
 import base64
+import re
 
 import ipywidgets as W
 import matplotlib
@@ -9,7 +10,9 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from loopkit.views.widgets._base import View, figure_html, table_html  # noqa: E402
+from html_tables import tables  # noqa: E402
+
+from loopkit.views.widgets._base import View, figure_html, limits_conflict, table_html  # noqa: E402
 
 
 def render(word, times):
@@ -67,13 +70,29 @@ def test_children_are_title_controls_buttons_then_panel():
 
 def test_table_html_columns_order_escaping_and_missing_cells():
     rows = [{"b": 1, "a": "<x>"}, {"a": "y"}]
-    assert table_html(rows) == (
-        "<table><thead><tr><th>b</th><th>a</th></tr></thead><tbody>"
-        "<tr><td>1</td><td>&lt;x&gt;</td></tr><tr><td></td><td>y</td></tr></tbody></table>"
-    )
-    assert table_html(rows, ["a"]) == (
-        "<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>&lt;x&gt;</td></tr><tr><td>y</td></tr></tbody></table>"
-    )
+    assert tables(table_html(rows)) == [[{"b": "1", "a": "<x>"}, {"b": "", "a": "y"}]]
+    assert "&lt;x&gt;" in table_html(rows) and "<x>" not in table_html(rows)
+    assert tables(table_html(rows, ["a"])) == [[{"a": "<x>"}, {"a": "y"}]]
+
+
+def test_tables_are_ruled_and_padded_in_the_labs_theme_colours_with_fallbacks():
+    out = table_html([{"a": 1, "b": 2}])
+    styles = re.findall(r'<(table|th|td) style="([^"]*)"', out)
+    assert [tag for tag, _ in styles] == ["table", "th", "th", "td", "td"]  # every heading and cell is styled
+    for tag, style in styles:
+        colours = re.findall(r"var\((--jp-[a-z0-9-]+), ([^)]+)\)", style)
+        assert colours, f"{tag} takes no colour or size from the lab's theme: {style}"
+        assert all(fallback.strip() for _, fallback in colours)  # nbviewer has no --jp- variables
+    th, td = styles[1][1], styles[3][1]
+    assert "padding" in th and "padding" in td  # headings no longer run together
+    assert "border-bottom" in th and "--jp-border-color" in td
+
+
+def test_a_warn_above_its_hard_limit_is_explained_in_the_learners_language(spanish):
+    assert limits_conflict(("w", 3, "h", 3), ("fw", 1, "fh", 2)) is None
+    out = limits_conflict(("w", 3, "h", 5), ("fw", 7, "fh", 4))
+    assert 'data-conflict="fw"' in out and "(7)" in out and "(4)" in out
+    assert "está por encima de" in out and "Baja <code>fw</code> a 4 o menos" in out
 
 
 def test_table_html_of_nothing():
@@ -85,7 +104,8 @@ def test_figure_html_embeds_a_png_and_closes_the_figure():
     ax.plot([0, 1], [0, 1])
     before = set(plt.get_fignums())
     out = figure_html(fig, alt='a "line"')
-    assert out.startswith('<img alt="a &quot;line&quot;" src="data:image/png;base64,') and out.endswith('"/>')
+    assert out.startswith('<img alt="a &quot;line&quot;" style="max-width:100%;height:auto" src="data:image/png;base64,')
+    assert out.endswith('"/>')  # the width limit keeps a wide figure inside its output area
     png = base64.b64decode(out.split("base64,", 1)[1].rstrip('"/>'))
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert fig.number in before and fig.number not in plt.get_fignums()

@@ -4,6 +4,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import re  # noqa: E402
+
 import pytest  # noqa: E402
 from html_tables import as_text, tables, text  # noqa: E402
 
@@ -39,14 +41,27 @@ def test_the_panel_shows_the_verdict_the_decisions_and_a_figure():
                                 "First warn: step 3; first stop: step 5. The detector agrees. "
                                 "(frequency window: 50 calls)")
     assert tables(out) == [as_text(s["decisions"])]
-    assert out.count('<img alt="timeline of exact_repeat" src="data:image/png;base64,') == 1
+    assert out.count('<svg ') == 1 and out.count('aria-label="timeline of exact_repeat"') == 1
+    assert "<img" not in out and "base64" not in out  # no PNG per change: the picture is a small SVG
+    # the SVG draws this replay: one stop marker per stopped batch, at its step
+    assert [int(step) for step in re.findall(r'data-marker="stop" data-step="(\d+)"', out)] == [
+        d["step"] for d in s["decisions"] if d["action"] == "stop"]
     out = render_playground("write_new_content", **DEFAULTS)
     assert "First warn: step never; first stop: step never." in text(out) and tables(out) == []
 
 
-def test_bad_thresholds_are_a_value_error_the_view_shows():
-    with pytest.raises(ValueError, match="hard_limit \\(2\\) must be >= warn_threshold \\(3\\)"):
-        render_playground("exact_repeat", **{**DEFAULTS, "hard_limit": 2})
+@pytest.mark.parametrize("warn, hard, other", [("warn_threshold", "hard_limit", {}),
+                                               ("tool_freq_warn", "tool_freq_hard_limit", {})])
+def test_a_warn_threshold_above_its_hard_limit_is_explained_not_raised(warn, hard, other):
+    values = {**DEFAULTS, warn: 12, hard: 9}
+    with pytest.raises(ValueError):  # the config itself refuses it ...
+        DetectorConfig(**values)
+    out = render_playground("exact_repeat", **values)  # ... and the panel says why, and what to move
+    assert text(out) == (f"{warn} (12) is above {hard} (9). The hard limit is checked first, so the detector would "
+                         f"stop before it ever warned, and DetectorConfig refuses this setting. Lower {warn} to 9 or "
+                         f"less, or raise {hard} to 12 or more.")
+    assert "<svg" not in out and tables(out) == []
+    assert "<svg" in render_playground("exact_repeat", **{**values, hard: 12})  # equal limits are allowed
 
 
 def summary(view):
@@ -66,8 +81,10 @@ def test_the_view_redraws_when_a_control_moves():
     assert summary(view)["first_stop"] == 7
     view.controls["pattern"].value = "polling"
     assert summary(view)["pattern"] == "polling" and not summary(view)["agrees"]
-    view.controls["warn_threshold"].value = 9  # hard 7 < warn 9: shown, not raised
-    assert text(view.panel.value) == "hard_limit (7) must be >= warn_threshold (9)"
+    view.controls["warn_threshold"].value = 9  # hard 7 < warn 9: explained, not raised
+    assert text(view.panel.value).startswith("warn_threshold (9) is above hard_limit (7).")
+    view.controls["hard_limit"].value = 9  # back in order: the replay and its picture return
+    assert "data-conflict" not in view.panel.value and view.panel.value.count("<svg ") == 1
 
 
 def test_unknown_pattern_is_named():
@@ -82,7 +99,10 @@ def test_in_spanish_the_panel_speaks_spanish_and_keeps_the_code_words(spanish):
                                 "Una persona lo etiqueta como loop. Primer aviso: paso 3; primera parada: paso 5. "
                                 "El detector coincide. (ventana de frecuencia: 50 llamadas)")
     assert tables(out)[0][0] == {"paso": "3", "acción": "warn", "capa": "hash", "herramienta": "", "recuento": "3"}
-    assert out.count('<img alt="línea de tiempo de exact_repeat" src="data:image/png;base64,') == 1
+    assert out.count('aria-label="línea de tiempo de exact_repeat"') == 1
+    assert ">umbral de aviso (3)<" in out  # the SVG's legend speaks Spanish too
+    conflict = text(render_playground("exact_repeat", **{**DEFAULTS, "warn_threshold": 8}))
+    assert conflict.startswith("warn_threshold (8) está por encima de hard_limit (5).") and "DetectorConfig" in conflict
     assert "Primer aviso: paso nunca; primera parada: paso nunca. El detector coincide." in text(
         render_playground("write_new_content", **DEFAULTS))
     assert "El detector no coincide." in text(render_playground("polling", **DEFAULTS))

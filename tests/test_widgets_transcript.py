@@ -7,7 +7,7 @@ import pytest
 from html_tables import as_text, read_view, tables, text
 
 from loopkit.views.widgets import transcript_replay
-from loopkit.views.widgets.transcript import read_transcript, render_transcript, transcript_files
+from loopkit.views.widgets.transcript import parse_overrides, read_transcript, render_transcript, transcript_files
 
 DATA = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data"
 LOOP = str(DATA / "coding_loop.openai_chat.jsonl")
@@ -63,8 +63,54 @@ def test_view_controls_drive_the_panel():
     view.controls["window"].value = 4  # a 4-batch window never holds three of the same batch
     assert "would neither have warned nor stopped" in reading().summary
     view.controls["window"].value = 20
-    view.controls["hard"].value = 2  # hard below warn: the message shows in the panel, not a traceback
-    assert text(view.panel.value) == "hard_limit (2) must be >= warn_threshold (3)"
+    view.controls["hard"].value = 2  # hard below warn: explained in the panel, not a traceback
+    assert text(view.panel.value).startswith("warn (3) is above hard (2). The hard limit is checked first")
+    assert "Lower warn to 2 or less, or raise hard to 3 or more." in text(view.panel.value)
+
+
+def test_every_option_the_panel_names_is_a_control():
+    """The summary may tell the learner to use --override or --tool-map: the view has both, and they do that."""
+    view = transcript_replay(DATA)
+    for path in transcript_files(DATA):
+        view.controls["path"].value = path
+        for flag, control in (("--override", "override"), ("--tool-map", "tool_map")):
+            if flag in text(view.panel.value):
+                assert control in view.controls, f"{path}: the panel names {flag}, the view has no {control} control"
+
+
+def test_the_override_box_does_what_the_command_line_option_does():
+    refactor = str(DATA / "long_refactor.mini_swe_agent.traj.json")
+    view = transcript_replay(DATA)
+    view.controls["path"].value = refactor
+    before = read_view(view, render_transcript, read_transcript)
+    assert "--override bash=WARN:HARD" in before.summary and "stopped the run at step 50" in before.summary
+    assert "the override box" in text(view.panel.value)  # the text says where the option is
+    view.controls["override"].value = "bash=80:120"  # chapter 10's own --override bash=80:120
+    after = read_view(view, render_transcript, read_transcript)
+    assert "would neither have warned nor stopped" in after.summary and after.decisions == []
+    view.controls["override"].value = "bash=8:4"
+    assert text(view.panel.value).startswith("bash warn (8) is above bash hard (4).")
+    view.controls["override"].value = "bash=80"
+    assert "TOOL=WARN:HARD" in text(view.panel.value) and "It cannot read bash=80." in text(view.panel.value)
+    view.controls["override"].value = ""
+    assert read_view(view, render_transcript, read_transcript) == before
+    assert parse_overrides("bash=80:120, ls=5:9") == {"bash": (80, 120), "ls": (5, 9)}
+    with pytest.raises(ValueError, match="expected TOOL=WARN:HARD"):
+        parse_overrides("bash=a:b")
+
+
+def test_the_tool_map_menu_does_what_the_command_line_option_does():
+    reread = str(DATA / "reread_loop.claude_code.jsonl")
+    view = transcript_replay(DATA)
+    view.controls["path"].value = reread
+    assert view.controls["tool_map"].value == "detected"  # the command's default: the format's own preset
+    mapped = read_view(view, render_transcript, read_transcript).summary
+    assert "mapped to DeerFlow's by the claude-code preset" in mapped and "stopped the run at step 7" in mapped
+    view.controls["tool_map"].value = "none"  # --tool-map none
+    as_written = read_view(view, render_transcript, read_transcript).summary
+    assert "--tool-map claude-code maps its read" in as_written and "never stopped" in as_written
+    view.controls["tool_map"].value = "claude-code"
+    assert read_view(view, render_transcript, read_transcript).summary == mapped
 
 
 def test_in_spanish_the_view_labels_and_headings_are_spanish():
@@ -81,6 +127,7 @@ def test_in_spanish_the_view_labels_and_headings_are_spanish():
     assert [view.controls[k].description for k in ("path", "warn", "hard", "window")] == [
         "transcripción", "aviso", "límite", "ventana"]
     assert "Lotes que avisaron o pararon" in text(panel) and "Batches that warned" not in text(panel)
-    assert "<th>paso</th><th>dónde</th><th>acción</th><th>capa</th><th>recuento</th><th>llamadas</th>" in panel
-    assert "<th>modelo del agente</th><th>paso del aviso</th><th>paso de la parada</th>" in panel
+    decisions, peers = tables(panel)
+    assert list(decisions[0]) == ["paso", "dónde", "acción", "capa", "recuento", "llamadas"]
+    assert list(peers[0]) == ["modelo del agente", "paso del aviso", "paso de la parada"]
     assert "42 mensajes, 20 lotes, 20 llamadas a herramientas" in text(panel)

@@ -31,8 +31,11 @@ def test_the_view_starts_at_the_scenarios_config_and_redraws():
     assert later() == ["stop frequency read_file 3"]
     view.controls["tool_freq_hard_limit"].value = 4
     assert later() == ["warn frequency read_file 2"]
-    view.controls["tool_freq_warn"].value = 9  # hard 4 < warn 9: shown, not raised
-    assert text(view.panel.value) == "tool_freq_hard_limit (4) must be >= tool_freq_warn (9)"
+    view.controls["tool_freq_warn"].value = 9  # hard 4 < warn 9: explained, not raised
+    assert text(view.panel.value).startswith("tool_freq_warn (9) is above tool_freq_hard_limit (4).")
+    assert "raise tool_freq_hard_limit to 9 or more" in text(view.panel.value) and tables(view.panel.value) == []
+    view.controls["tool_freq_hard_limit"].value = 9
+    assert tables(view.panel.value) and "data-conflict" not in view.panel.value  # back in order: the rows return
 
 
 

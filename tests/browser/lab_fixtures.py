@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: one JupyterLab server and one headless Chromium for the whole session.
 
-(Not named conftest.py: pytest's --doctest-modules would then import two modules called ``conftest``. The test
-module imports these fixtures by name.)
+(Not named conftest.py: pytest's --doctest-modules would then import two modules called ``conftest``. The root
+conftest.py registers this module as a plugin, so every browser test module shares one server and one Chromium.)
 
 The browser is Debian's Chromium (``/usr/bin/chromium``, or the path in ``LOOPKIT_CHROMIUM``). Playwright never
 downloads a browser here. A machine without Chromium fails these tests with the install command: a missing

@@ -58,17 +58,52 @@ def figure_html(fig, *, alt: str) -> str:
     fig.savefig(buffer, format="png", bbox_inches="tight")
     plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}"/>'
+    return f'<img alt="{html.escape(alt)}" style="{IMAGE_STYLE}" src="data:image/png;base64,{data}"/>'
+
+
+# Tables and pictures are styled inline, with JupyterLab's theme variables and a light fallback after each: the
+# same HTML then follows the lab's light and dark themes and still reads well where those variables are not defined
+# (nbviewer, a static render of the stored widget state). No stylesheet is needed, so nothing leaks into the page.
+TABLE_STYLE = ("border-collapse:collapse;margin:0.4em 0;font-size:var(--jp-content-font-size1, 13px);"
+               "color:var(--jp-content-font-color1, #1f1f1f)")
+HEAD_STYLE = ("text-align:left;padding:3px 10px;font-weight:600;background:var(--jp-layout-color2, #eeeeee);"
+              "border-bottom:2px solid var(--jp-border-color1, #bdbdbd)")
+CELL_STYLE = "text-align:left;padding:3px 10px;vertical-align:top;border-bottom:1px solid var(--jp-border-color2, #e0e0e0)"
+#: An image never grows past its output area; it scales down, keeping its proportions.
+IMAGE_STYLE = "max-width:100%;height:auto"
 
 
 def table_html(rows: Sequence[Mapping], columns: Sequence[str] | None = None) -> str:
     """A small HTML table from a list of dicts (no pandas needed in the render path). The column headings are
-    shown in the learner's language (:func:`loopkit.core.language.tr`); the cells as they are."""
+    shown in the learner's language (:func:`loopkit.core.language.tr`); the cells as they are. Headings and cells
+    are padded and ruled (:data:`HEAD_STYLE`, :data:`CELL_STYLE`) in the colours of the lab's theme."""
     if not rows:
         return f"<i>{html.escape(tr('(nothing yet)'))}</i>"
     columns = list(columns or rows[0].keys())
-    head = "".join(f"<th>{html.escape(tr(str(c)))}</th>" for c in columns)
+    head = "".join(f'<th style="{HEAD_STYLE}">{html.escape(tr(str(c)))}</th>' for c in columns)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(row.get(c, '')))}</td>" for c in columns) + "</tr>" for row in rows
+        "<tr>" + "".join(f'<td style="{CELL_STYLE}">{html.escape(str(row.get(c, "")))}</td>' for c in columns)
+        + "</tr>" for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<table style="{TABLE_STYLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def limits_conflict(*pairs: tuple[str, int, str, int]) -> str | None:
+    """The panel's explanation, in the learner's language, of the first (warn name, warn, hard name, hard) pair whose
+    warn threshold is above its hard limit; ``None`` when every pair is in order.
+
+    :class:`~loopkit.core.detector.DetectorConfig` refuses such a pair: the detector checks the hard limit first,
+    so the stop would always come before the warning. A view shows this instead of the English error.
+
+    >>> limits_conflict(("warn_threshold", 3, "hard_limit", 5)) is None
+    True
+    """
+    for warn_name, warn, hard_name, hard in pairs:
+        if warn > hard:
+            text = tr("{warn_name} ({warn}) is above {hard_name} ({hard}). The hard limit is checked first, so the "
+                      "detector would stop before it ever warned, and DetectorConfig refuses this setting. Lower "
+                      "{warn_name} to {hard} or less, or raise {hard_name} to {warn} or more.",
+                      warn_name=f"<code>{html.escape(warn_name)}</code>", warn=warn,
+                      hard_name=f"<code>{html.escape(hard_name)}</code>", hard=hard)
+            return f'<p data-conflict="{html.escape(warn_name)}" role="status">{text}</p>'
+    return None

@@ -66,5 +66,7 @@ def deployment_advisor() -> View:
                                  description=tr(QUESTIONS["users"]), style=layout),
     }
     for name in ("reachable", "real_credentials", "untrusted_content", "persistent_state"):
-        controls[name] = W.Checkbox(value=False, description=tr(QUESTIONS[name]), style=layout, indent=False)
+        # width auto: a checkbox is 300 px wide by default, too narrow for a question (most of all in Spanish)
+        controls[name] = W.Checkbox(value=False, description=tr(QUESTIONS[name]), style=layout, indent=False,
+                                    layout=W.Layout(width="auto"))
     return View(controls, render_advice, title=tr("Which deployment fits?"))

@@ -94,7 +94,7 @@ def lifecycle_stepper(pattern: str = "exact_repeat", placement: str = "after_res
     get(pattern)
     if placement not in PLACEMENTS:
         raise ValueError(f"placement must be one of {PLACEMENTS}, got {placement!r}")
-    style = {"description_width": "110px"}
+    style = {"description_width": "140px"}  # room for the Spanish "llamada al modelo"
     picker = W.Dropdown(options=list(PATTERNS), value=pattern, description=tr("pattern"), style=style)
     steps = lifecycle_state(pattern, placement, 0)["steps"]
     slider = W.IntSlider(value=min(3, steps), min=0, max=steps, description=tr("model call"), style=style)

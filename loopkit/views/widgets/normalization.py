@@ -107,9 +107,11 @@ def normalize_explorer(name: str = "read_file", text: str = '{"path": "a.py", "s
 
     # (label, value) pairs: the label is shown in the learner's language, the value stays the English transport.
     transports = [(tr(transport), transport) for transport in TRANSPORTS]
+    style = {"description_width": "110px"}  # room for the Spanish "enviado como"
     controls = {
-        "name": W.Text(value=name, description=tr("tool")),
-        "text": W.Textarea(value=text, description=tr("arguments"), layout=W.Layout(width="600px", height="70px")),
-        "transport": W.Dropdown(options=transports, value=TRANSPORTS[0], description=tr("sent as")),
+        "name": W.Text(value=name, description=tr("tool"), style=style),
+        "text": W.Textarea(value=text, description=tr("arguments"), style=style,
+                           layout=W.Layout(width="600px", height="70px")),
+        "transport": W.Dropdown(options=transports, value=TRANSPORTS[0], description=tr("sent as"), style=style),
     }
     return View(controls, render_normalize, title=tr("normalize_args: what the detector makes of raw arguments"))

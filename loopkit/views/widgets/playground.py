@@ -1,4 +1,9 @@
-"""Chapter 05's playground: pick a pattern, move the thresholds, watch where the detector warns and stops."""
+"""Chapter 05's playground: pick a pattern, move the thresholds, watch where the detector warns and stops.
+
+The timeline is drawn as a small SVG (:func:`loopkit.views.plots.svg_timelines.timeline_svg`), not as a new
+matplotlib PNG per change: that module's docstring says why. A warn threshold above its hard limit is explained in
+the panel, in the learner's language (:func:`~loopkit.views.widgets._base.limits_conflict`), instead of an error.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import N_, tr
 from loopkit.teaching.patterns import PATTERNS, get
 
-from ._base import View, figure_html, table_html
+from ._base import View, limits_conflict, table_html
 
 __all__ = ["DECISIONS_SHOWN", "playground_summary", "render_playground", "detector_playground"]
 
@@ -42,8 +47,12 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
                       tool_freq_hard_limit: int) -> str:
     """The panel: a one-line verdict, the first decisions as a table, and the timeline figure (its prose in the
     learner's language; the pattern's name and label, and the decisions, are code words)."""
-    from ..plots.timelines import timeline
+    from ..plots.svg_timelines import timeline_svg
 
+    conflict = limits_conflict(("warn_threshold", warn_threshold, "hard_limit", hard_limit),
+                               ("tool_freq_warn", tool_freq_warn, "tool_freq_hard_limit", tool_freq_hard_limit))
+    if conflict:
+        return conflict
     config = DetectorConfig(warn_threshold=warn_threshold, hard_limit=hard_limit, window_size=window_size,
                             tool_freq_warn=tool_freq_warn, tool_freq_hard_limit=tool_freq_hard_limit)
     s = playground_summary(pattern, config)
@@ -54,9 +63,9 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
     agreement = tr("The detector agrees.") if s["agrees"] else tr("The detector disagrees.")
     window = tr("(frequency window: {calls} calls)", calls=config.freq_window)
     verdict = f"<p><b>{html.escape(s['pattern'])}</b>: {story} {agreement} {window}</p>"
-    hash_ax, _ = timeline(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]))
-    return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + figure_html(
-        hash_ax.figure, alt=tr("timeline of {pattern}", pattern=s["pattern"]))
+    picture = timeline_svg(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]),
+                           alt=tr("timeline of {pattern}", pattern=s["pattern"]))
+    return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + picture
 
 
 def detector_playground(pattern: str = "exact_repeat") -> View:

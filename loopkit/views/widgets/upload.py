@@ -100,11 +100,12 @@ def transcript_upload(folder: str | pathlib.Path = "data") -> View:
     maps = [(tr("the detected format's preset"), DETECTED),
             *[(choice, choice) for choice in TOOL_MAP_CHOICES if choice not in (DETECTED, "none")],
             (tr("none: the names as written"), "none")]
+    style = {"description_width": "160px"}  # room for the Spanish "mapa de herramientas" (the layout test cut it at 80 px)
     controls = {
         "upload": W.FileUpload(multiple=False, description=tr("Upload")),
         "sample": W.Dropdown(options=[(tr("(your upload)"), ""), *[(p.name, str(p)) for p in samples]], value="",
-                             description=tr("sample"), layout=W.Layout(width="36em")),
-        "tool_map": W.Dropdown(options=maps, value=DETECTED, description=tr("tool map"),
+                             description=tr("sample"), style=style, layout=W.Layout(width="36em")),
+        "tool_map": W.Dropdown(options=maps, value=DETECTED, description=tr("tool map"), style=style,
                                layout=W.Layout(width="36em")),
     }
     forget = W.Button(description=tr("Forget"), tooltip=tr("Drop the uploaded file from the kernel's memory"))

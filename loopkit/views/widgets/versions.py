@@ -8,7 +8,7 @@ from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import N_, tr
 from loopkit.teaching.versions import SCENARIOS, get, side_by_side
 
-from ._base import View, table_html
+from ._base import View, limits_conflict, table_html
 
 __all__ = ["version_rows", "render_versions", "version_compare"]
 
@@ -32,7 +32,12 @@ def version_rows(scenario: str, warn_threshold: int, hard_limit: int, tool_freq_
 
 def render_versions(scenario: str, warn_threshold: int, hard_limit: int, tool_freq_warn: int,
                     tool_freq_hard_limit: int) -> str:
-    """The panel: where the scenario comes from, the rows, and how many calls run in each model."""
+    """The panel: where the scenario comes from, the rows, and how many calls run in each model; or, for a warn
+    threshold above its hard limit, why the detector refuses it (in the learner's language)."""
+    conflict = limits_conflict(("warn_threshold", warn_threshold, "hard_limit", hard_limit),
+                               ("tool_freq_warn", tool_freq_warn, "tool_freq_hard_limit", tool_freq_hard_limit))
+    if conflict:
+        return conflict
     rows = version_rows(scenario, warn_threshold, hard_limit, tool_freq_warn, tool_freq_hard_limit)
     s = get(scenario)
     ran = {version: sum(row[f"{version} runs"] for row in rows) for version in ("pinned", "later")}
