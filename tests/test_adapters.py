@@ -202,6 +202,16 @@ def test_a_file_of_unknown_shape_is_an_error_that_says_what_was_found(tmp_path):
     assert "--format NAME" in message
 
 
+def test_a_file_of_records_a_detecting_format_only_skips_is_an_error_not_a_crash(tmp_path):
+    # mini-swe-agent's "exit" message is skipped, and that format is not distinctive: no format is picked.
+    path = write(tmp_path, "ended.jsonl", [{"role": "exit", "content": "Submitted"}] * 2)
+    with pytest.raises(TraceError) as info:
+        load_trace(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: no record was read as a message of any format: 2 records"), message
+    assert "only records that are not messages (2 exit)" in message, message
+
+
 def test_an_explicit_format_that_reads_nothing_is_an_error_naming_it(tmp_path):
     chat = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
     path = write(tmp_path, "chat.json", chat)

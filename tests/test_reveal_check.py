@@ -6,6 +6,7 @@ real chapters. Exercise 2.2 (``read_bucket("src/app.py", 400, 150)``, answer ``s
 """
 
 import json
+import re
 
 from notebook_tools import ROOT
 
@@ -24,8 +25,9 @@ def chapter(reveal_code: str, reveal_tags=("reveal",)) -> str:
 
 
 def run(pytester, monkeypatch, reveal_code, reveal_tags=("reveal",)):
-    pytester.makeconftest((ROOT / "conftest.py").read_text(encoding="utf-8").replace(
-        'pytest_plugins = ["pytester"]', ""))
+    # the copy keeps the reveal check and leaves out the plugins (pytester itself, the browser tests' fixtures)
+    conftest = re.sub(r"^pytest_plugins = .*$", "", (ROOT / "conftest.py").read_text(encoding="utf-8"), flags=re.M)
+    pytester.makeconftest(conftest)
     monkeypatch.setenv("PYTHONPATH", str(ROOT / "tests"))
     pytester.makefile(".ipynb", chapter=chapter(reveal_code, reveal_tags))
     return pytester.runpytest_subprocess("--nbval", "--nbval-current-env", "-p", "no:cacheprovider", "chapter.ipynb")

@@ -109,7 +109,8 @@ def problems(mutants: list[Mutant], root: Path = ROOT) -> list[str]:
 
 
 def copy_checkout(into: Path) -> Path:
-    """A copy of the checkout's files (tracked, and new ones git does not ignore) in ``into``; returns it."""
+    """A copy of the checkout's files (tracked, new ones git does not ignore, and the compiled catalogs) in ``into``;
+    returns it."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout
     for name in sorted(set(filter(None, listed.split("\0")))):
@@ -117,6 +118,11 @@ def copy_checkout(into: Path) -> Path:
         if source.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    # the compiled catalogs are built, not tracked (make translations): the Spanish tests need them in the copy too
+    for compiled in sorted((ROOT / "loopkit").rglob("*.mo")):
+        target = into / compiled.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(compiled, target)
     return into
 
 

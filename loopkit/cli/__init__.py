@@ -64,25 +64,25 @@ def replay_command(options: argparse.Namespace, out: TextIO | None = None, err: 
 
 
 def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None) -> int:
-    out = Output(out if out is not None else sys.stdout)
-    err = err if err is not None else sys.stderr
+    output = Output(out if out is not None else sys.stdout)
+    errors = err if err is not None else sys.stderr
     try:
         config = detector_config(options)
     except ValueError as exc:
-        print(f"loopkit replay: error: bad detector settings: {exc}", file=err)
+        print(f"loopkit replay: error: bad detector settings: {exc}", file=errors)
         return EXIT_UNUSABLE
     try:
         tools = tool_map(options)
     except MapError as exc:
-        print(f"loopkit replay: error: bad tool map: {exc}", file=err)
+        print(f"loopkit replay: error: bad tool map: {exc}", file=errors)
         return EXIT_UNUSABLE
     problem = _problem(options)
     if problem:
-        print(f"loopkit replay: error: {problem}", file=err)
+        print(f"loopkit replay: error: {problem}", file=errors)
         return EXIT_UNUSABLE
     jobs = options.jobs if options.jobs is not None else default_jobs()
     at_once = jobs > 1 and not Printer.details(options) and not options.plot  # rows only: files may go at once
-    printer = Printer(options, config, out, err)
+    printer = Printer(options, config, output, errors)
     # a worker process lists a bad record itself, by a function it can import; this process lists it in order
     replay = replay_options(options, config, tools, print_bad_record if at_once else printer.bad_record)
     if at_once:
@@ -96,9 +96,9 @@ def _replay(options: argparse.Namespace, out: TextIO | None, err: TextIO | None)
     if options.csv:
         write_csv(options.csv, printer.reports)
     code = max((summary["exit_code"] for summary in printer.reports), default=EXIT_OK)
-    if options.plot and not _plot(printer, config, options.plot, err):
+    if options.plot and not _plot(printer, config, options.plot, errors):
         code = EXIT_UNUSABLE
-    out.flush()
+    output.flush()
     return code
 
 

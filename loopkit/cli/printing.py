@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections import Counter
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from loopkit.core.checks import clip
 from loopkit.core.detector import DetectorConfig
@@ -38,10 +38,18 @@ def print_bad_record(message: str) -> None:
     print(bad_record_line(message), file=sys.stderr, flush=True)
 
 
+class Writer(Protocol):
+    """Where the report is printed: a text stream, or :class:`Output` around one."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 class _Table:
     """Rows printed as they happen (nothing is kept), with the header before the first row."""
 
-    def __init__(self, out: TextIO, columns: tuple, widths: tuple, right: tuple = ()) -> None:
+    def __init__(self, out: Writer, columns: tuple, widths: tuple, right: tuple = ()) -> None:
         self.out, self.columns, self.widths, self.right = out, columns, widths, right
         self.rows = 0
         self.headed = False
@@ -97,7 +105,7 @@ class Output:
 class Printer:
     """Prints one run in detail, or many runs as rows; decides which at the first run it sees."""
 
-    def __init__(self, options: argparse.Namespace, config: DetectorConfig, out: TextIO, err: TextIO) -> None:
+    def __init__(self, options: argparse.Namespace, config: DetectorConfig, out: Writer, err: TextIO) -> None:
         self.options, self.config, self.out, self.err = options, config, out, err
         one_file = self.details(options)
         self.may_detail = one_file
@@ -106,9 +114,10 @@ class Printer:
         self.tool_maps = _ToolMapTotals()
         self.kept: list[ReplayedBatch] = []
         self.runs = 0
-        self.detail_table = self.run_table = None
-        self.path = None
-        self.file_of_runs = None  # the file of several runs whose rows are being printed
+        self.detail_table: _Table | None = None  # the batches of the run being read, made when it starts
+        self.run_table: _Table | None = None  # one row a run, made at the first row
+        self.path: str | None = None  # the run being read
+        self.file_of_runs: str | None = None  # the file of several runs whose rows are being printed
 
     @staticmethod
     def details(options: argparse.Namespace) -> bool:
@@ -140,6 +149,7 @@ class Printer:
                       "calls": [c["name"] for c in step.calls], "why": explain(d, self.config), "message": d.message}
             print(json.dumps(record), file=self.out)
         elif d.action != "ok":
+            assert self.detail_table is not None and self.path is not None  # a run starts before its steps
             self.detail_table.row(step.step, short_where(step.where, self.path), d.action, d.layer, d.count,
                                   display_name(d.tool or "-"), call_names(step.calls))
             print(f"{'':7}why: {display_name(explain(d, self.config))}", file=self.out)
@@ -166,14 +176,14 @@ class Printer:
         if self.run_table is None:
             self.run_table = _Table(self.out, ("run", "format", "batches", "calls", "warn", "stop", "layer", "note"),
                                     (40, 16, 7, 5, 4, 4, 9, 0), right=("batches", "calls", "warn", "stop"))
-        self._row(report)
+        self._row(self.run_table, report)
 
-    def _row(self, report: RunReport) -> None:
+    def _row(self, table: _Table, report: RunReport) -> None:
         """One run's row; a run of a file that holds several (or of an archive) goes under a line naming the file."""
         source = report.source or report.path
         if report.label and source != self.file_of_runs:
             self.file_of_runs = source
-            self.run_table.header()
+            table.header()
             print(f"{display_name(source)}: several runs, one row each", file=self.out)
         elif not report.label:
             self.file_of_runs = None
@@ -184,7 +194,7 @@ class Printer:
         if report.only_tool is not None and report.frequency_decisions:
             note += f" ({report.only_tool} is the only tool this agent used)"
         stop = report.stop
-        self.run_table.row(clip(display_name(name), 40, keep_end=True), report.format or "-", report.batches,
+        table.row(clip(display_name(name), 40, keep_end=True), report.format or "-", report.batches,
                            report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
                            stop.decision.layer if stop else "-", display_name(note))
 

@@ -137,6 +137,7 @@ def _tool_map(choice: str) -> ToolMap:
 
 def _why_line(step: ReplayedBatch, name: str, config: DetectorConfig) -> WhyLine:
     d = step.decision
+    assert d.layer is not None and d.count is not None  # the detector sets both on every warn and stop
     return WhyLine(step.step, short_where(step.where, name), d.action, d.layer, d.count, display_name(d.tool or "-"),
                    call_names(step.calls), display_name(explain(d, config)))
 

@@ -16,7 +16,7 @@ import ast
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from loopkit.core.batches import Batch
 
@@ -90,8 +90,8 @@ class Format:
         return (self.detect or self.read)(record, where)
 
 
-def is_map(value: Any) -> bool:
-    """A JSON object: a dict (checked first, it is the common case) or another mapping."""
+def is_map(value: Any) -> TypeGuard[Mapping]:
+    """A JSON object: a dict (checked first, it is the common case) or another mapping (so a checker narrows to it)."""
     return type(value) is dict or isinstance(value, Mapping)
 
 

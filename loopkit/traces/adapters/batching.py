@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import mini_swe_agent
 from .base import Batch, Damaged, Format, Message, Skipped, TraceError, is_map
@@ -72,7 +72,7 @@ class ReadCounts:
     cut_off: str | None = None
 
 
-def _has_calls(result: Any) -> bool:
+def _has_calls(result: Any) -> TypeGuard[Message]:
     return isinstance(result, Message) and bool(result.calls)
 
 
@@ -121,19 +121,20 @@ class Batcher:
                     return fmt, result
         return None
 
-    def _refuse_hidden_calls(self, record: Mapping, where: str) -> None:
+    def _refuse_hidden_calls(self, chosen: Format, record: Mapping, where: str) -> None:
         """A record the chosen format read without calls must not hold calls another format reads: each format
         that keeps its calls under one of the record's keys reads it too."""
         for key in record:
             for fmt in CALL_KEY_OWNERS.get(key, ()):
-                if fmt is not self.format and _has_calls(fmt.read_to_detect(record, where)):
+                if fmt is not chosen and _has_calls(fmt.read_to_detect(record, where)):
                     since = f" (picked at {self.picked_at})" if self.picked_at else ""
-                    raise TraceError(f"{where}: {fmt.name} tool calls in a trace read as {self.format.name}{since}; "
+                    raise TraceError(f"{where}: {fmt.name} tool calls in a trace read as {chosen.name}{since}; "
                                      f"--format {fmt.name} reads them")
 
     def read(self, record: Mapping, where: str) -> Message | Skipped | None:
         """What the chosen format (or, before one is chosen, the first format that can) makes of ``record``."""
         if self.tentative:
+            assert self.format is not None  # a tentative format is the one the file's name gave
             result = self.format.read(record, where)
             if _has_calls(result):
                 self.tentative = False
@@ -147,7 +148,7 @@ class Batcher:
         if self.format is not None:
             result = self.format.read(record, where)
             if result is None or (isinstance(result, Message) and not result.calls):
-                self._refuse_hidden_calls(record, where)
+                self._refuse_hidden_calls(self.format, record, where)
             return result
         fallback = None
         for fmt in AUTO:
@@ -238,6 +239,7 @@ class Batcher:
             if result.user_prompt:
                 self.turn += 1
             return
+        assert self.format is not None  # a message with calls was read by a chosen format
         if self.format.batching == "consecutive":
             if not self._open:
                 self._open_where = where

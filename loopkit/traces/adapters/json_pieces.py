@@ -92,7 +92,9 @@ class JsonPieces:
 
     def _skip_whitespace(self) -> None:
         while True:
-            self.pos = _WHITESPACE.match(self.text, self.pos).end()
+            space = _WHITESPACE.match(self.text, self.pos)
+            assert space is not None  # the pattern matches the empty string, so it matches at any position
+            self.pos = space.end()
             if self.pos < len(self.text) or self.eof:
                 return
             self._read_more()

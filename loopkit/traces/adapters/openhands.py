@@ -87,9 +87,10 @@ def _action_call(action: str, fields: Mapping, where: str) -> Message:
     args = {key: fields[key] for key in CALL_FIELDS[action] if key in fields}
     name = action
     if action == "call_tool_mcp":
-        name = fields.get("name")
-        if not isinstance(name, str) or not name:
+        mcp_name = fields.get("name")
+        if not isinstance(mcp_name, str) or not mcp_name:
             raise TraceError(f"{where}: a 'call_tool_mcp' action without the MCP tool's 'name'")
+        name = mcp_name
     return Message([{"name": name, "args": args, "id": None}])
 
 

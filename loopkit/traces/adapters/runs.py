@@ -84,6 +84,7 @@ class Run:
                                 on_bad_record=options.on_bad_record)
         self._started = False
         self.read_to_the_end = False  # every record was read (a document read piece by piece can go on after it)
+        self._owner: _Runs | None = None  # the iterator that handed this run out, kept so its source stays open
 
     counts = property(lambda self: self._batcher.counts, doc="What was read so far, as one :class:`ReadCounts`.")
     format = property(lambda self: self.counts.format, doc="The format read (None while no record settled it).")
@@ -123,7 +124,9 @@ class Run:
             return
         found = [batcher.shapes()]
         if batcher.skipped:
-            found.insert(0, f"only {batcher.format.name} records that are not messages ({batcher.skipped_text()})")
+            # No format is picked when the records were only skipped by a format that is not distinctive.
+            whose = f"{batcher.format.name} " if batcher.format is not None else ""
+            found.insert(0, f"only {whose}records that are not messages ({batcher.skipped_text()})")
         what = "; ".join(part for part in found if part)
         if batcher.requested is None:
             tried = ", ".join(fmt.name for fmt in AUTO)

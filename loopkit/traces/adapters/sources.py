@@ -214,7 +214,9 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
         if not raw:
             break
         head.append(raw)
-        start = _LEADING_SPACE.match(raw).end()
+        space = _LEADING_SPACE.match(raw)
+        assert space is not None  # the pattern matches the empty string, so it matches any line
+        start = space.end()
         first = raw[start:start + 64].decode("utf-8", "replace").strip()  # enough to see how the line starts
         if _too_long(raw, limit) and not source.jsonl_by_name:
             if first.startswith(("[", "{")):

@@ -166,9 +166,9 @@ def _fill(report: RunReport, run: Run, tally: Tally, mapper: ToolMap, config: De
         report.description = run.describe()
 
 
-def transcript_files(folder: str | os.PathLike) -> list[str]:
+def transcript_files(folder: str | os.PathLike[str]) -> list[str]:
     """The transcript files below ``folder`` (by :data:`TRANSCRIPT_SUFFIXES`), sorted, hidden ones left out."""
-    found = []
+    found: list[str] = []
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found.extend(os.path.join(root, f) for f in files

@@ -87,7 +87,8 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
                 tr("hash layer: the same batch {count} times in the last {window} turns (stops at {limit})"))
         limit = config.warn_threshold if decision.action == "warn" else config.hard_limit
         return text.format(count=decision.count, window=config.window_size, limit=limit)
-    warn, hard = config.thresholds_for(decision.tool)
+    warn, hard = (config.thresholds_for(decision.tool) if decision.tool is not None  # the detector names the tool
+                  else (config.tool_freq_warn, config.tool_freq_hard_limit))  # a decision made by hand may not
     text = (tr("frequency layer: {tool} called {count} times in the last {window} calls (warns at {limit}); this is "
                "a call budget, not a repeat. Raise it with --override {name}=WARN:HARD") if decision.action == "warn"
             else tr("frequency layer: {tool} called {count} times in the last {window} calls (stops at {limit}); "

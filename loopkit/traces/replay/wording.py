@@ -27,7 +27,7 @@ def short_where(where: str, path: str) -> str:
     return rest
 
 
-def display_name(name: str) -> str:
+def display_name(name: object) -> str:
     """A tool name safe to print: control, format (bidi), surrogate and other non-printable characters are
     escaped as ``repr`` would escape them; printable text, non-ASCII too, is kept.
 

@@ -136,11 +136,11 @@ class ToolMap:
         preset = preset_for(format, path) if self.preset == DETECTED else self.preset
         return ToolMap(preset, self.rules)
 
-    def map_call(self, call: Mapping) -> dict:
+    def map_call(self, call: Mapping) -> Mapping:
         """One call, mapped (a new dict) or, when nothing applies, the same call."""
         name = call.get("name")
-        translations = self._by_tool.get(name)
-        if not translations:
+        translations = self._by_tool.get(name) if isinstance(name, str) else None  # a map's tools are names
+        if not isinstance(name, str) or not translations:
             if name not in DEERFLOW_TOOLS:
                 self.unmapped[name] += 1
             return call
@@ -178,7 +178,7 @@ class ToolMap:
         probe = preset({}) if preset is not None else None  # a pure rename maps no arguments to no arguments
         return None, (probe[0] if probe is not None and probe[1] == {} else None)
 
-    def map_batch(self, calls: Iterable[Mapping]) -> list:
+    def map_batch(self, calls: Iterable[Mapping]) -> list[Mapping]:
         """A batch with each call mapped."""
         return [self.map_call(call) for call in calls]
 

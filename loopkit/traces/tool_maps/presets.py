@@ -94,9 +94,8 @@ def _openhands_editor(args: dict):
     args = _without(args, "security_risk")
     if command == "view":
         out = _without(args, "view_range")
-        if "view_range" in args:
-            out = _view_range(out, args["view_range"])
-        return None if out is None else ("read_file", out)
+        read = _view_range(out, args["view_range"]) if "view_range" in args else out
+        return None if read is None else ("read_file", read)
     if command == "create":
         return rename("write_file", file_text="content")(args)
     if command in ("str_replace", "insert", "undo_edit"):
@@ -123,7 +122,9 @@ def _openhands_read(args: dict):
 
 def _options(words: list[str]) -> tuple[list[str], dict[str, list[str]]]:
     """The positional words and the ``--name value...`` options of a parsed command line."""
-    positional, options, current = [], {}, None
+    positional: list[str] = []
+    options: dict[str, list[str]] = {}
+    current: str | None = None
     for word in words:
         if word.startswith("--"):
             current = word[2:]

@@ -32,7 +32,7 @@ class View(W.VBox):
         self._render = render
         header = [W.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         row = [W.HBox(list(buttons))] if buttons else []
-        self.children = [*header, *self.controls.values(), *row, self.panel]
+        self.children = (*header, *self.controls.values(), *row, self.panel)  # ipywidgets keeps a tuple
         for control in self.controls.values():
             control.observe(self.refresh, names="value")
         self.refresh()
