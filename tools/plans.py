@@ -253,15 +253,14 @@ PLANS = (
         slack(10, CATCH_UP),
         replay(10, Text(
             "Hands-on: each learner opens chapter 10's upload view (section \"Replay your own transcript\") and "
-            "replays their own agent's transcript; without one, a sample from `notebooks/data/` "
-            "(`coding_loop.openai_chat.jsonl`, `reread_loop.claude_code.jsonl`, "
-            "`long_refactor.mini_swe_agent.traj.json` or `coding_progress.anthropic.json`: download it from "
-            "JupyterLab's file browser, then upload it). Ask: would DeerFlow have stopped it, when, and why? Remind "
+            "replays their own agent's transcript; without one, one of the three samples in the view's sample menu "
+            "(a coding loop, a Claude Code session that needs its tool map, a long refactor that meets the call "
+            "budget). Ask: would DeerFlow have stopped it, when, and why? Remind "
             "the room that a transcript may hold secrets and code: replay it, do not share it.",
             "Práctica: cada cual abre la vista de subida del capítulo 10 y reproduce la transcripción de su propio "
-            "agente; quien no tenga una, una de ejemplo de `notebooks/data/` (`coding_loop.openai_chat.jsonl`, "
-            "`reread_loop.claude_code.jsonl`, `long_refactor.mini_swe_agent.traj.json` o "
-            "`coding_progress.anthropic.json`: se descarga desde el explorador de archivos de JupyterLab y se sube). "
+            "agente; quien no tenga una, uno de los tres ejemplos del menú de ejemplos de la vista (un bucle de "
+            "código, una sesión de Claude Code que necesita su mapa de herramientas, una refactorización larga que "
+            "llega al presupuesto de llamadas). "
             "Preguntad: ¿la habría detenido DeerFlow, cuándo y por qué? Recordad a la sala que una transcripción "
             "puede contener secretos y código: se reproduce, no se comparte.")),
         slack(10, CATCH_UP),
