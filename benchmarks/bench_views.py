@@ -55,12 +55,14 @@ def new_values(control, count: int) -> list:
     import ipywidgets as W
 
     start = control.value
-    if isinstance(control, W.IntRangeSlider):
+    if isinstance(control, W.IntRangeSlider) or hasattr(control, "first"):  # a slider, or chapter 02's LineRange
         low, high = start
         width = high - low
-        tops = sorted({min(control.max, high + k * max(1, (control.max - high) // count)) for k in range(1, count)})
-        return [(top - width, top) for top in tops if top - width >= control.min] + [start]
-    if isinstance(control, (W.IntSlider, W.FloatSlider)):
+        lowest, highest = (control.min, control.max) if hasattr(control, "min") else (control.first.min,
+                                                                                      control.last.max)
+        tops = sorted({min(highest, high + k * max(1, (highest - high) // count)) for k in range(1, count)})
+        return [(top - width, top) for top in tops if top - width >= lowest] + [start]
+    if isinstance(control, (W.IntSlider, W.FloatSlider, W.BoundedIntText, W.BoundedFloatText)):  # a number box has bounds too
         span = control.max - control.min
         picks = sorted({control.min + round(span * k / max(1, count - 1)) for k in range(count)})
         return [v for v in picks if v != start] + [start]
