@@ -1,10 +1,11 @@
 """loopkit: a small, exact model of DeerFlow's tool-call loop detection, for teaching.
 
-The top level holds the core concepts, from the bottom layer up: normalization, keys, fingerprints, bounded dicts,
+The top level holds the core concepts, from the bottom floor up: normalization, keys, fingerprints, bounded dicts,
 the detector and its middleware, and reading a transcript. Everything else is imported from the module that holds
-it, named for what it holds: ``from loopkit.teaching import replay_table``, ``from loopkit.teaching.boundaries import scrub_env``
-(``docs/architecture.md`` has the map). ``import loopkit`` uses only the standard library: it never imports
-pandas, numpy, matplotlib or ipywidgets; the views live in :mod:`loopkit.views.widgets` and :mod:`loopkit.views.plots`.
+it, on the floor (folder) it belongs to: ``from loopkit.teaching import replay_table``,
+``from loopkit.teaching.boundaries import scrub_env`` (``docs/architecture.md`` has the map). ``import loopkit``
+uses only the standard library: it never imports pandas, numpy, matplotlib or ipywidgets; the views live in
+:mod:`loopkit.views.widgets` and :mod:`loopkit.views.plots`.
 ``set_language("es")`` switches what loopkit shows a learner (exercise feedback, widgets, tables, plots) to
 Spanish; English is the default.
 """

@@ -1,4 +1,5 @@
-"""Lazy re-exports for the view packages, so importing them does not import ipywidgets or matplotlib."""
+"""Lazy re-exports: names a package offers but imports on first use. The view packages use them so that importing
+them does not import ipywidgets or matplotlib, and ``loopkit`` itself so that ``import loopkit`` loads the core only."""
 
 from __future__ import annotations
 
