@@ -11,7 +11,6 @@ from __future__ import annotations
 import pathlib
 
 import pytest
-from lab_fixtures import chromium, lab_server, open_chapter, page  # noqa: F401  (pytest fixtures)
 from notebook_tools import NOTEBOOK_DIR
 from playwright.sync_api import expect
 

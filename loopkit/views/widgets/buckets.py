@@ -126,8 +126,9 @@ class LineRange(W.HBox):
     value = traitlets.Tuple(traitlets.Int(), traitlets.Int())
 
     def __init__(self, value: tuple[int, int]) -> None:
-        self.first = number_box(value[0], 1, LINE_MAX, tr("first line"))
-        self.last = number_box(value[1], 1, LINE_MAX, tr("last line"))
+        style = {"description_width": "initial"}  # each label as wide as its words (the Spanish "última línea")
+        self.first = number_box(value[0], 1, LINE_MAX, tr("first line"), style=style)
+        self.last = number_box(value[1], 1, LINE_MAX, tr("last line"), style=style)
         super().__init__([self.first, self.last])
         self.value = tuple(value)
         self._copying = False  # set while a new value is copied into the boxes, which then report it back
