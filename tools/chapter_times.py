@@ -29,8 +29,9 @@ The model is this workbook's own estimate. Each term has a rate, and a reason fo
 The rates were chosen for the reasons above and then checked against careful per-chapter estimates: the table in
 docs/instructor.md ("How long things take"), where a test keeps every stated time within 15% of its estimate.
 
-A chapter marks a section as optional with a heading that ends in "(optional)"; the section runs to the next
-heading of the same or a higher level. The chapter's *core path* leaves its optional sections out.
+A chapter marks a section as outside its core path with a heading that starts with "Deep dive:" (or, the older
+convention, ends in "(optional)"); the section runs to the next heading of the same or a higher level. The chapter's
+*core path* leaves those sections out.
 
 A chapter states its total rounded up to 5 minutes, and its exercises rounded up to 5; teaching is the rest. Its
 core path is rounded up to 5 too. Rounding once keeps each stated time within 5 minutes of the model.
@@ -261,6 +262,17 @@ def taught_ideas(glossary: str) -> dict[str, list[str]]:
     return ideas
 
 
+def outside_core(title: str) -> bool:
+    """True for a heading that opens a section outside the chapter's core path.
+
+    >>> outside_core("Deep dive: what 12 hex characters hold"), outside_core("Practice (optional)")
+    (True, True)
+    >>> outside_core("The hash layer goes first")
+    False
+    """
+    return title.startswith("Deep dive:") or title.endswith("(optional)")
+
+
 def cell_costs(cells: list[dict], kinds: dict[str, str]) -> list[Cost]:
     """Each cell's terms of the model, in the order of the cells."""
     costs = []
@@ -277,7 +289,7 @@ def cell_costs(cells: list[dict], kinds: dict[str, str]) -> list[Cost]:
             open_headings = [(lvl, name) for lvl, name in open_headings if lvl < level] + [(level, title)]
             if optional_level is not None and level <= optional_level:
                 optional_level = None
-            if optional_level is None and title.endswith("(optional)"):
+            if optional_level is None and outside_core(title):
                 optional_level = level
             if level <= 2:
                 in_checklist = False
