@@ -40,7 +40,8 @@ Example::
         print(run.label, run.meta, run.describe())
 """
 
-from .base import Batch, Damaged, Format, Message, Skipped, TraceError
+from .base import BadRecord, Batch, Damaged, Format, Message, Skipped, TraceError
+from .compression import LimitReached, human_size
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
 from .runs import CONTAINER_KEYS, META_KEYS, ReadCounts, ReadOptions, Run, iter_runs, runs_in
@@ -55,6 +56,9 @@ __all__ = [
     "DEFAULT_MAX_RECORD_BYTES",
     "TRANSCRIPT_SUFFIXES",
     "TraceError",
+    "BadRecord",
+    "LimitReached",
+    "human_size",
     "Batch",
     "Damaged",
     "Format",
