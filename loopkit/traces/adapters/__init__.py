@@ -41,7 +41,7 @@ Example::
 """
 
 from .base import BadRecord, Batch, Damaged, Format, Message, Skipped, TraceError
-from .compression import LimitReached, human_size
+from .compression import RATIO_CHECK_AFTER, LimitReached, human_size
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
 from .runs import CONTAINER_KEYS, META_KEYS, ReadCounts, ReadOptions, Run, iter_runs, runs_in
@@ -58,6 +58,7 @@ __all__ = [
     "TraceError",
     "BadRecord",
     "LimitReached",
+    "RATIO_CHECK_AFTER",
     "human_size",
     "Batch",
     "Damaged",

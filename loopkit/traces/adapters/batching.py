@@ -251,6 +251,15 @@ class Batcher:
         if len(self.unread_call_places) < _SHAPES_KEPT:
             self.unread_call_places.append((where, what))
 
+    def _damaged(self, where: str, record: Damaged) -> None:
+        """A record that could not be parsed: the file's NUL tail or its cut-off last line is noted, any other is bad."""
+        if record.nul_bytes:
+            self.nul_tail = (where, record.nul_bytes)
+        elif record.cut_off:
+            self.cut_off = where
+        else:
+            self._bad(record.error)
+
     def _watch_for_unread_calls(self, where: str, record: Mapping, result: Any) -> None:
         """A record that gave no call: count it among the unread calls when no format reads it but it holds an
         object shaped like a call, or when its reader skipped it as a record of calls it does not replay. While no
@@ -280,12 +289,7 @@ class Batcher:
     def feed(self, where: str, record: Any) -> Iterator[Batch]:
         """Read one record and yield the batches it closes."""
         if isinstance(record, Damaged):
-            if record.nul_bytes:
-                self.nul_tail = (where, record.nul_bytes)
-            elif record.cut_off:
-                self.cut_off = where
-            else:
-                self._bad(record.error)
+            self._damaged(where, record)
             return
         if not is_map(record):
             self._bad(f"{where}: expected a message object, got {type(record).__name__}: {record!r:.60}")

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import importlib
 import io
 import lzma
 import sys
 import zipfile
 import zlib
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from .base import TraceError
 
@@ -54,11 +55,10 @@ def human_size(size: int) -> str:
     """
     if size < 1024:
         return f"{size} byte{'' if size == 1 else 's'}"
-    value, unit = float(size), "bytes"
-    for unit in _UNITS:
-        value /= 1024
-        if value < 1024:
-            break
+    exponent = 1  # KiB
+    while size >= 1024 ** (exponent + 1) and exponent < len(_UNITS):
+        exponent += 1
+    value, unit = size / 1024 ** exponent, _UNITS[exponent - 1]
     if value == int(value):
         return f"{int(value)} {unit}"
     digits = 2 if value < 10 else 1 if value < 100 else 0
@@ -154,25 +154,27 @@ def buffered(raw: io.RawIOBase) -> BinaryIO:
 
 
 def _zstd_reader() -> Any:
-    """The standard library's Zstandard reader (Python 3.14 and later), or ``None``."""
+    """The standard library's Zstandard reader (``compression.zstd``, Python 3.14 and later), or ``None``. Looked up
+    by name: on an older Python the package does not exist, and nothing outside the standard library is used."""
     try:
-        from compression import zstd  # type: ignore[import-not-found]
+        return importlib.import_module("compression.zstd")
     except ImportError:
         return None
-    return zstd
 
 
 def decompressed(name: str, compression: str, stream: BinaryIO, max_bytes: int,
                  compressed_size: int | None) -> BinaryIO:
     """The decompressed content of ``stream`` (whose first bytes say ``compression``), limited to ``max_bytes`` and
     checked for its expansion ratio when ``compressed_size`` is known."""
-    counting = _Counting(stream)  # unbuffered: the decompressor reads a small piece at a time, and each is counted
+    # unbuffered: the decompressor reads a small piece at a time, and each is counted. Each decompressing file is a
+    # stream handed on and read to its end; the caller's ``with`` closes the source under it.
+    counting = cast(BinaryIO, _Counting(stream))
     if compression == "gzip":
         inner: Any = gzip.GzipFile(fileobj=counting)
     elif compression == "bzip2":
         inner = bz2.BZ2File(counting)
     elif compression == "xz":
-        inner = lzma.LZMAFile(counting)
+        inner = lzma.LZMAFile(counting)  # noqa: SIM115 - handed on as a stream (see above), not used here
     else:
         zstd = _zstd_reader()
         if zstd is None:
@@ -181,4 +183,4 @@ def decompressed(name: str, compression: str, stream: BinaryIO, max_bytes: int,
                              f"(its standard library reads zstd from Python 3.14); decompress it first (zstd -d), or "
                              f"compress it with gzip, bzip2 or xz instead")
         inner = zstd.ZstdFile(counting)
-    return buffered(Limited(inner, max_bytes, name, counting, compressed_size))
+    return buffered(Limited(inner, max_bytes, name, cast(_Counting, counting), compressed_size))

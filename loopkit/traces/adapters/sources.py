@@ -240,14 +240,8 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
         return True, head
     if first.startswith("["):
         return False, head
-    if first.startswith(AIDER_HISTORY_START):
-        raise TraceError(f"{source.name}: an Aider chat history (.aider.chat.history.md): Markdown of the chat, in "
-                         f"which Aider's model changes files with edit blocks written in its replies (SEARCH/REPLACE, "
-                         f"whole files, diffs), not with tool calls; there are no tool calls to replay, so DeerFlow's "
-                         f"detector, which counts tool calls, has nothing to judge here")
     if not first.startswith("{"):
-        raise TraceError(f"{source.name}: expected a JSON array, a JSON object or JSON Lines; "
-                         f"the file starts with {first[:20]!r}")
+        _refuse_what_is_not_json(source.name, first)
     first = head[-1].decode("utf-8", "replace").lstrip("\ufeff").strip()  # the whole line (at most `limit`)
     try:
         json.loads(first)
@@ -264,6 +258,16 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
         head.append(raw)
         if raw.strip():
             return True, head
+
+
+def _refuse_what_is_not_json(name: str, first: str) -> None:
+    """A file whose first line is no JSON: an Aider chat history is named, with why it has no calls to replay."""
+    if first.startswith(AIDER_HISTORY_START):
+        raise TraceError(f"{name}: an Aider chat history (.aider.chat.history.md): Markdown of the chat, in which "
+                         f"Aider's model changes files with edit blocks written in its replies (SEARCH/REPLACE, whole "
+                         f"files, diffs), not with tool calls; there are no tool calls to replay, so DeerFlow's "
+                         f"detector, which counts tool calls, has nothing to judge here")
+    raise TraceError(f"{name}: expected a JSON array, a JSON object or JSON Lines; the file starts with {first[:20]!r}")
 
 
 def parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
@@ -396,5 +400,6 @@ def decode_document(data: bytes, path: str) -> Any:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TraceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TraceError(f"{path}:{line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return parse_json(text, path)

@@ -92,9 +92,11 @@ def is_poll(call: Mapping) -> bool:
     >>> is_poll({"name": "write_stdin", "args": '{"session_id": 3, "chars": ""}'}), is_poll({"name": "bash", "args": {}})
     (True, False)
     """
-    test = POLLS.get(call.get("name")) if isinstance(call.get("name"), str) else None
+    name = call.get("name")
+    if not isinstance(name, str) or name not in POLLS:
+        return False
     args = _as_object(call.get("args"))
-    return test is not None and args is not None and test(args)
+    return args is not None and POLLS[name](args)
 
 
 def _as_object(args: Any) -> dict | None:
