@@ -102,6 +102,13 @@ def test_nul_bytes_after_the_last_line_s_content_and_over_several_lines_are_the_
     assert sum(1 for _ in run) == 6 and run.counts.nul_bytes == 30
 
 
+def test_more_nul_bytes_than_a_line_may_hold_are_still_the_file_s_end(tmp_path):
+    path = tmp_path / "crashed.jsonl"
+    path.write_bytes(CHAT + bytes(3 << 20))  # 3 MiB of NUL bytes, over a 1 MiB record limit: never held whole
+    run = next(iter_runs(path, max_record_bytes=1 << 20))
+    assert sum(1 for _ in run) == 6 and run.counts.nul_bytes == 3 << 20 and run.counts.bad_records == 0
+
+
 def test_nul_bytes_with_lines_after_them_are_a_bad_line(tmp_path):
     path = tmp_path / "damaged.jsonl"
     path.write_bytes(CHAT + b"\x00" * 8 + b"\n" + call_line(7, "ls").encode())

@@ -302,9 +302,10 @@ def jsonl_value(raw: bytes, path: str, lineno: int, expected: str) -> Any:
     return parse_json(text, path, lineno, expected)
 
 
-def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | int | None]]:
     """``(line number, raw line)`` for every line with content, the sniffed ``head`` first; ``None`` for a line
-    longer than ``limit``, whose rest is read past a bounded piece at a time."""
+    longer than ``limit``, whose rest is read past a bounded piece at a time, or, when all of that line was NUL bytes,
+    their count (a file that ends in more NUL bytes than a line may hold)."""
     pending = iter(head)
     lineno = 0
     while True:
@@ -313,11 +314,15 @@ def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, 
             return
         lineno += 1
         if _too_long(raw, limit):
+            nuls = raw.count(b"\x00") if _nul_line(raw) else 0
             raw = None  # let it go before reading past the rest of the line, a small piece at a time
             rest = handle.readline(_SKIP_BYTES)
-            while rest and not rest.endswith(b"\n"):
+            while rest:
+                nuls = nuls + rest.count(b"\x00") if nuls and _nul_line(rest) else 0
+                if rest.endswith(b"\n"):
+                    break
                 rest = handle.readline(_SKIP_BYTES)
-            yield lineno, None
+            yield lineno, nuls or None
         elif raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
             yield lineno, raw
 
@@ -357,8 +362,9 @@ def json_lines(source: Input, head: list, max_record_bytes: int,
     nuls: tuple[str, int] | None = None  # the NUL lines seen so far, which are the file's end if nothing follows
     for lineno, raw in _raw_lines(head, source.handle, max_record_bytes):
         where = f"{source.name}:{lineno}"
-        if raw is not None and _nul_line(raw):
-            nuls = (nuls[0] if nuls else where, (nuls[1] if nuls else 0) + raw.count(b"\x00"))
+        if isinstance(raw, int) or (raw is not None and _nul_line(raw)):
+            count = raw if isinstance(raw, int) else raw.count(b"\x00")
+            nuls = (nuls[0] if nuls else where, (nuls[1] if nuls else 0) + count)
             continue
         if nuls is not None:  # NUL bytes, then more text: damage inside the file, not its end
             yield nuls[0], Damaged(f"{nuls[0]}: {nuls[1]} NUL bytes, then more lines (NUL bytes are tolerated only "
