@@ -5,8 +5,9 @@ temporary folder (the inputs are made there, never committed) and takes a few mi
 Usage: python benchmarks/bench_bad_input.py [--quick]
 
 The cases: the issue's decompression bomb (a gzip file of about 15 MB holding 2 GiB of valid, distinct records,
-refused by its expansion ratio long before the 1 GiB limit), a gzip bomb of zero bytes, the same records in bzip2
-and xz (read), a Zstandard file (named and refused), NUL bytes after the last line (tolerated and reported), a line
+refused by its expansion ratio long before the 1 GiB limit), a gzip bomb of zero bytes (both made as
+bench_hostile_input.py makes them), Claude Code-shaped sessions in bzip2 and xz (read), a Zstandard file (named and
+refused), NUL bytes after the last line of a 200 MiB session (tolerated and reported), a line
 that is not UTF-8 (refused, naming the line and --skip-bad-records; then read with it), an Aider chat history
 (refused with the reason), a 1 GiB line of JSON Lines, and a 100,000-level nested array. For each: the exit code,
 wall seconds, the peak RSS of the command, and the first line it wrote to standard error (or its summary's tail).
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import bz2
-import gzip
 import json
 import lzma
 import os
@@ -34,42 +34,33 @@ from functools import partial
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import measure  # noqa: E402
+from bench_hostile_input import jsonl_bomb, nested_array, one_line_jsonl, zero_bomb  # noqa: E402
 from report import machine, result_line  # noqa: E402
 
 GOAL_MB = 300
 MiB = 1 << 20
 
 
-def records(total: int):
-    """Valid, distinct calls, each followed by a 4 KB tool result (nothing stops the replay early), in blocks."""
-    result = "line of output\n" * 270
-    written, i, block = 0, 0, []
+def session_lines(total: int):
+    """Claude Code-shaped turns (a ``Read`` call, then the file it read, 4 KB), distinct, until ``total`` bytes."""
+    body = "x = compute(value)\n" * 210
+    written, i = 0, 0
     while written < total:
-        block.append(json.dumps({"role": "assistant", "tool_calls": [{"id": f"c{i}", "type": "function", "function": {
-            "name": ("read_file", "bash", "grep")[i % 3], "arguments": json.dumps(
-                {"path": f"src/m{i}.py", "command": f"echo {i}", "pattern": f"p{i}"})}}]}) + "\n")
-        block.append(json.dumps({"role": "tool", "tool_call_id": f"c{i}", "content": result}) + "\n")
+        turn = [{"type": "assistant", "uuid": f"a{i}", "message": {"id": f"msg_{i}", "role": "assistant", "content": [
+                    {"type": "tool_use", "id": f"t{i}", "name": "Read", "input": {"file_path": f"/w/src/m{i}.py"}}]}},
+                {"type": "user", "uuid": f"u{i}", "message": {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": f"t{i}", "content": body}]}}]
+        data = "".join(json.dumps(record) + "\n" for record in turn).encode()
+        written += len(data)
         i += 1
-        if len(block) == 2000:
-            data = "".join(block).encode()
-            written += len(data)
-            block = []
-            yield data
+        yield data
 
 
 def compressed(opener: Callable, size: int) -> Callable[[pathlib.Path], None]:
     def make(path: pathlib.Path) -> None:
         with opener(path) as out:
-            for data in records(size):
+            for data in session_lines(size):
                 out.write(data)
-    return make
-
-
-def zeros_gzip(size: int) -> Callable[[pathlib.Path], None]:
-    def make(path: pathlib.Path) -> None:
-        with gzip.open(path, "wb", compresslevel=9) as out:
-            for _ in range(size // MiB):
-                out.write(bytes(MiB))
     return make
 
 
@@ -80,20 +71,15 @@ def plain(data: bytes) -> Callable[[pathlib.Path], None]:
 def nul_tail(size: int) -> Callable[[pathlib.Path], None]:
     def make(path: pathlib.Path) -> None:
         with open(path, "wb") as out:
-            for data in records(size):
+            for data in session_lines(size):
                 out.write(data)
             out.write(bytes(64 * MiB))  # as a writer that had made the file longer, then crashed, leaves it
     return make
 
 
-def one_line(size: int) -> Callable[[pathlib.Path], None]:
-    def make(path: pathlib.Path) -> None:
-        with open(path, "wb") as out:
-            out.write(b'{"role": "user", "content": "')
-            for _ in range(size // MiB):
-                out.write(b"x" * MiB)
-            out.write(b'"}')
-    return make
+def sized(make: Callable[[pathlib.Path, int], None], size: int) -> Callable[[pathlib.Path], None]:
+    """One of bench_hostile_input.py's makers (the issue's bomb, the zero bomb, the one-line file), at ``size``."""
+    return lambda path: make(path, size)
 
 
 LATIN = (b'{"role": "user", "content": "fix it"}\n'
@@ -122,8 +108,8 @@ def main(argv=None) -> int:
     limit = ("--max-bytes", "128M") if args.quick else ()  # the quick bomb is under the default limit of 1 GiB
     cases = [  # (title, file name, how to make it, flags, the exit code it must end with)
         (f"gzip bomb: {big // MiB} MiB of valid records", "records.jsonl.gz",
-         compressed(partial(gzip.open, mode="wb", compresslevel=9), big), limit, 2),
-        (f"gzip bomb: {line // MiB} MiB of zero bytes", "zeros.jsonl.gz", zeros_gzip(line), limit, 2),
+         sized(jsonl_bomb, big), limit, 2),
+        (f"gzip bomb: {line // MiB} MiB of zero bytes", "zeros.jsonl.gz", sized(zero_bomb, line), limit, 2),
         ("bzip2: 64 MiB of valid records", "records.jsonl.bz2", compressed(partial(bz2.open, mode="wb"), 64 * MiB),
          (), 0),
         ("xz: 64 MiB of valid records", "records.jsonl.xz", compressed(partial(lzma.open, mode="wb", preset=1),
@@ -133,8 +119,8 @@ def main(argv=None) -> int:
         ("a line that is not UTF-8", "latin.jsonl", plain(LATIN), (), 2),
         ("the same, --skip-bad-records", "latin.jsonl", plain(LATIN), ("--skip-bad-records",), 0),
         ("Aider chat history", ".aider.chat.history.md", plain(AIDER), (), 2),
-        (f"{line // MiB} MiB JSON Lines file of one line", "one_line.jsonl", one_line(line), (), 2),
-        ("100,000-level nested array", "deep.json", plain(b"[" * 100_000 + b"]" * 100_000), (), 2),
+        (f"{line // MiB} MiB JSON Lines file of one line", "one_line.jsonl", sized(one_line_jsonl, line), (), 2),
+        ("100,000-level nested array", "deep.json", sized(nested_array, 100_000), (), 2),
     ]
     print(machine())
     print(f"{'input':46}  {'on disk':>9}  exit  {'peak RSS':>9}  {'wall s':>7}  what it said")

@@ -109,6 +109,14 @@ def test_more_nul_bytes_than_a_line_may_hold_are_still_the_file_s_end(tmp_path):
     assert sum(1 for _ in run) == 6 and run.counts.nul_bytes == 3 << 20 and run.counts.bad_records == 0
 
 
+@pytest.mark.parametrize("name", ["zeros.jsonl", "zeros.json"])
+def test_a_file_of_nothing_but_nul_bytes_is_an_error_not_an_empty_run(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(bytes(3 << 20))
+    with pytest.raises(TraceError, match=r"nothing but NUL bytes"):
+        [list(run) for run in iter_runs(path, max_record_bytes=1 << 20)]
+
+
 def test_nul_bytes_with_lines_after_them_are_a_bad_line(tmp_path):
     path = tmp_path / "damaged.jsonl"
     path.write_bytes(CHAT + b"\x00" * 8 + b"\n" + call_line(7, "ls").encode())

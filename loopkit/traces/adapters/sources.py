@@ -267,6 +267,9 @@ def _refuse_what_is_not_json(name: str, first: str) -> None:
                          f"Aider's model changes files with edit blocks written in its replies (SEARCH/REPLACE, whole "
                          f"files, diffs), not with tool calls; there are no tool calls to replay, so DeerFlow's "
                          f"detector, which counts tool calls, has nothing to judge here")
+    if not first.strip("\x00"):
+        raise TraceError(f"{name}: starts with nothing but NUL bytes: a file made longer and never written, or whose "
+                         f"content was lost; expected a JSON array, a JSON object or JSON Lines")
     raise TraceError(f"{name}: expected a JSON array, a JSON object or JSON Lines; the file starts with {first[:20]!r}")
 
 
@@ -360,6 +363,7 @@ def json_lines(source: Input, head: list, max_record_bytes: int,
     (a ``Damaged`` value with ``nul_bytes``); NUL bytes with more lines after them are a bad line. ``expected()`` says
     what a line should hold, for the error (one message, or one run: the first line decides)."""
     nuls: tuple[str, int] | None = None  # the NUL lines seen so far, which are the file's end if nothing follows
+    read_a_line = False  # a file of nothing but NUL bytes is no transcript with its end missing: it holds none
     for lineno, raw in _raw_lines(head, source.handle, max_record_bytes):
         where = f"{source.name}:{lineno}"
         if isinstance(raw, int) or (raw is not None and _nul_line(raw)):
@@ -370,6 +374,7 @@ def json_lines(source: Input, head: list, max_record_bytes: int,
             yield nuls[0], Damaged(f"{nuls[0]}: {nuls[1]} NUL bytes, then more lines (NUL bytes are tolerated only "
                                    f"at the end of a file)")
             nuls = None
+        read_a_line = True
         if raw is None:
             yield where, Damaged(f"{where}: a line longer than {max_record_bytes} bytes (max_record_bytes, "
                                  f"--max-record-bytes); not read, so that memory stays bounded")
@@ -385,6 +390,9 @@ def json_lines(source: Input, head: list, max_record_bytes: int,
             yield where, Damaged(str(exc), cut_off=not raw.endswith(b"\n") and _ends_mid_value(raw))
         if trailing:
             yield where, _nul_tail(where, trailing)
+    if nuls is not None and not read_a_line:
+        raise TraceError(f"{source.name}: nothing but NUL bytes ({nuls[1]}), no line of JSON: a file made longer and "
+                         f"never written, or whose content was lost; expected JSON Lines")
     if nuls is not None:
         yield nuls[0], _nul_tail(nuls[0], nuls[1])
 
