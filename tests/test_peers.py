@@ -381,7 +381,7 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
 
 
 def test_rules_and_verdicts_speak_spanish_while_the_data_stays_english(spanish):
-    assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con las claves ordenadas) "
+    assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con sus claves ordenadas) "
                               "y pregunta al usuario")
     assert all(model.rule != model.english_rule for model in DETECTORS)
     df = compare({"rerun": ([[A]] * 6, "loop"), "ping-pong": ([[A], [B]] * 3, "loop"),

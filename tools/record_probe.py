@@ -43,10 +43,10 @@ RECORDED_ON = {date!r}
 BATCHES, SEED = {batches}, {seed}
 
 #: For each file: the definitions kept, the modules their imports named, and how many other statements did not run.
-RAN = {ran}
+RAN: dict[str, dict] = {ran}
 
 #: What each claim observed on upstream's helpers, by the claim's English name, in the order of ``CLAIMS``.
-UPSTREAM = {upstream}
+UPSTREAM: dict[str, object] = {upstream}
 '''
 
 

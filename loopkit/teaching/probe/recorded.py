@@ -17,13 +17,13 @@ RECORDED_ON = '2026-12-05'
 BATCHES, SEED = 300, 7
 
 #: For each file: the definitions kept, the modules their imports named, and how many other statements did not run.
-RAN = {'loop_detection_middleware.py': {'kept': ('_normalize_tool_call_args', '_stable_tool_key', '_hash_tool_calls'),
+RAN: dict[str, dict] = {'loop_detection_middleware.py': {'kept': ('_normalize_tool_call_args', '_stable_tool_key', '_hash_tool_calls'),
                                   'imports': ('hashlib', 'json'),
                                   'not_run': 27},
  '_bounded_dict.py': {'kept': ('BoundedDict',), 'imports': ('collections.OrderedDict',), 'not_run': 2}}
 
 #: What each claim observed on upstream's helpers, by the claim's English name, in the order of ``CLAIMS``.
-UPSTREAM = {'JSON normalization': (({'path': 'a.py'}, None), ({'path': 'a.py'}, None), ({}, '[1, 2]'), ({}, '"text"'),
+UPSTREAM: dict[str, object] = {'JSON normalization': (({'path': 'a.py'}, None), ({'path': 'a.py'}, None), ({}, '[1, 2]'), ({}, '"text"'),
                         ({}, 'not json'), ({}, None), ({}, '7')),
  'read buckets': ('a.py:0-0', 'a.py:0-0', 'a.py:1-1', 'a.py:0-1', 'a.py:0-0'),
  'changed-write sensitivity': (True, True),
