@@ -4,7 +4,9 @@ from loopkit.core.fingerprint import call_entry
 from loopkit.core.keys import FULL_ARGS_TOOLS, SALIENT_FIELDS
 from loopkit.core.normalize import normalize_args
 
-from . import Case, Question, equals, function_cases
+from . import Case, Question, ____, equals, function_cases
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "SQL_CALLS", "BATCHES"]
 
 
 def _call(name, args):
