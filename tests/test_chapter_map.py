@@ -140,6 +140,8 @@ def test_every_deep_dive_says_what_it_assumes_and_its_spanish_twin_is_a_fondo():
             assert "*Assumes:*" in opening, f"chapter {number}'s {dive.heading!r} does not say what it assumes"
             there = course.heading_in("es", number, dive.heading)
             assert there.startswith(course.DEEP_DIVE_PREFIX["es"]), f"chapter {number}'s twin heads it {there!r}"
+            twin = "\n".join(source(course.cells_of(number, "es")[i]) for i in dive.cells[:2])
+            assert "*Supone:*" in twin, f"chapter {number}'s twin of {dive.heading!r} does not say what it assumes"
 
 
 def test_no_chapter_marks_a_section_optional_any_more():

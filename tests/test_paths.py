@@ -4,9 +4,9 @@ what a path is, notebooks/course.toml declares the course and the plans).
 The paths: the core course (each of its chapters' core path), each chapter's core path, each slot of each workshop
 plan (the title, the setup cell and only the sections it names), each deep dive alone and each checklist alone
 (the title, the setup cell and the section). Reveal cells run; placeholders stay unanswered (an unanswered check
-prints "not answered yet" and does not raise). Markdown cells are kept, so the cell numbers are the chapter's.
+prints "not answered yet" and does not raise). A failure names the chapter's own cell number.
 
-Two paths with the same cells of the same chapter are run once: each pytest item is one distinct list of cells in
+Two paths that run the same code cells of the same chapter are run once: each pytest item is one distinct list of cells in
 one track, named by the first path that offers it, and its failure names every path that does. Marked ``paths``
 (pyproject.toml) so that a lane of the suite can take them; pytest-xdist spreads the items over its workers.
 """
@@ -30,22 +30,30 @@ pytestmark = pytest.mark.paths
 CELL_TIMEOUT = 300
 
 
+def code_cells(path: course.Path) -> tuple[int, ...]:
+    """The cells of a path that run: its code cells (markdown runs nothing, so two paths that differ only in their
+    markdown run the same)."""
+    cells = course.cells_of(path.chapter)
+    return tuple(index for index in path.cells if cells[index]["cell_type"] == "code")
+
+
 def distinct_paths() -> dict[tuple[str, str, tuple[int, ...]], list[str]]:
-    """Each distinct (track, chapter, cells), with the names of the paths that run exactly those cells."""
+    """Each distinct (track, chapter, code cells), with the names of the paths that run exactly those cells."""
     found: dict[tuple[str, str, tuple[int, ...]], list[str]] = {}
     for track in course.FOLDERS:
         for path in course.all_paths():
-            found.setdefault((track, path.chapter, path.cells), []).append(path.name)
+            found.setdefault((track, path.chapter, code_cells(path)), []).append(path.name)
     return found
 
 
 PATHS = distinct_paths()
-SLUGS = {(track, path.chapter, path.cells): f"{track}-{path.chapter}-{path.slug}"
+SLUGS = {(track, path.chapter, code_cells(path)): f"{track}-{path.chapter}-{path.slug}"
          for track in course.FOLDERS for path in reversed(course.all_paths())}   # the first path names it
 
 
 def path_notebook(track: str, number: str, cells: tuple[int, ...]) -> nbformat.NotebookNode:
-    """A notebook of only ``cells`` of the chapter, outputs cleared, each cell's number kept in its metadata."""
+    """A notebook of only ``cells`` of the chapter (code cells), outputs cleared, each cell's number kept in its
+    metadata."""
     nb = nbformat.read(course.chapter_files(track)[number], as_version=4)
     kept = []
     for index in cells:
@@ -62,8 +70,9 @@ def run_path(track: str, number: str, cells: tuple[int, ...]) -> str | None:
     """Run a path in a fresh kernel; None when every cell runs, else the chapter's cell number and the error."""
     nb = path_notebook(track, number, cells)
     folder = course.chapter_files(track)[number].parent
+    # "immediate": the kernel is thrown away after the path, so a graceful shutdown only costs time (half a second)
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(folder)}})
+                            shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}})
     try:
         client.execute()
     except CellExecutionError as error:
@@ -137,6 +146,8 @@ def test_every_chapter_has_its_paths_and_every_plan_slot_with_a_chapter_is_one()
         assert f"the core course, chapter {number}" in names
     slots = sum(1 for plan in course.course()["plan"] for slot in plan["slot"] if "chapter" in slot)
     assert sum(1 for name in names if "plan's slot" in name) == 2 * slots   # both tracks
+    assert all(key[2] and key[2][0] == course.setup_cell(course.cells_of(key[1])) for key in PATHS), \
+        "every path starts with its chapter's setup cell"
 
 
 def test_a_path_that_uses_a_name_its_cells_never_define_fails_and_says_where(tmp_path, monkeypatch):
