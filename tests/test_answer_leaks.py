@@ -44,20 +44,23 @@ def searched_cells(nb: dict, qid: str, span: range) -> list[int]:
     """The code cells the search reads for one question: its own, and those above its heading in its section."""
     cells = nb["cells"]
     own = [i for i in span if cells[i]["cell_type"] == "code"]
-    section = next(s for s in course.sections(cells) if s.level == 2 and span.start in s.cells) \
-        if any(s.level == 2 and span.start in s.cells for s in course.sections(cells)) else None
-    above = [i for i in (section.cells if section else ()) if i < span.start and cells[i]["cell_type"] == "code"]
+    section = next((s.cells for s in course.sections(cells) if s.level == 2 and span.start in s.cells), ())
+    above = [i for i in section if i < span.start and cells[i]["cell_type"] == "code"]
     return sorted(set(above) | set(own))
+
+
+def nodes(code: str) -> list[ast.AST]:
+    """Every node of a cell's code (none for a cell that is not plain Python)."""
+    try:
+        return list(ast.walk(ast.parse(code)))
+    except SyntaxError:
+        return []
 
 
 def literals(code: str) -> list[tuple[object, str]]:
     """Every literal in a cell's code (numbers, texts, and tuples, lists and sets of them), with its source text."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
     found = []
-    for node in ast.walk(tree):
+    for node in nodes(code):
         if isinstance(node, (ast.Constant, ast.Tuple, ast.List, ast.Set, ast.UnaryOp)):
             try:
                 found.append((ast.literal_eval(node), ast.get_source_segment(code, node) or ""))
@@ -69,12 +72,8 @@ def literals(code: str) -> list[tuple[object, str]]:
 def brackets(code: str) -> list[tuple[float, float, str]]:
     """Every ``range(a, b[, step])`` and every pair of numbers in a cell's code, as (low, high, text); a range's high
     end is excluded, so it counts as ``b - 1``."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
     found = []
-    for node in ast.walk(tree):
+    for node in nodes(code):
         pair = None
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
                 and len(node.args) >= 2:
