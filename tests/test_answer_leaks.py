@@ -20,6 +20,7 @@ and looks for:
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 import sys
 
@@ -83,10 +84,8 @@ def brackets(code: str) -> list[tuple[float, float, str]]:
             except (ValueError, TypeError):
                 pass
         elif isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:
-            try:
+            with contextlib.suppress(ValueError):
                 pair = tuple(ast.literal_eval(node))
-            except ValueError:
-                pass
         if pair and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pair):
             found.append((min(pair), max(pair), ast.get_source_segment(code, node) or ""))
     return found

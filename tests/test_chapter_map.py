@@ -52,7 +52,7 @@ def stated_core(number):
 def test_each_map_shows_the_core_course_first_in_order_then_every_deep_dive(where, track, text):
     core_rows = CORE_ROW.findall(text)
     assert [row[0] for row in core_rows] == course.core_course(), f"{where}: the core course's chapters, in order"
-    for number, target, core, total in core_rows:
+    for number, target, core, _whole in core_rows:
         assert target.endswith(course.chapter_files(track)[number].name), f"{where}: chapter {number} links {target}"
         assert int(core) == stated_core(number), f"{where}: chapter {number}'s core path"
     total = TOTAL_ROW.search(text)

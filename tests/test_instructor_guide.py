@@ -83,7 +83,7 @@ def outline(markdown: str) -> list[tuple[str, tuple]]:
 def test_the_spanish_guide_is_in_step_with_the_english_one():
     english, spanish = outline(text("en")), outline(text("es"))
     assert len(english) == len(spanish), "the two guides have a different number of sections"
-    for number, (en, es) in enumerate(zip(english, spanish)):
+    for number, (en, es) in enumerate(zip(english, spanish, strict=True)):
         assert en == es, f"section {number} differs: {en} / {es}"
 
 

@@ -46,9 +46,13 @@ def distinct_paths() -> dict[tuple[str, str, tuple[int, ...]], list[str]]:
     return found
 
 
-PATHS = distinct_paths()
-SLUGS = {(track, path.chapter, code_cells(path)): f"{track}-{path.chapter}-{path.slug}"
-         for track in course.FOLDERS for path in reversed(course.all_paths())}   # the first path names it
+try:
+    PATHS = distinct_paths()
+    SLUGS = {(track, path.chapter, code_cells(path)): f"{track}-{path.chapter}-{path.slug}"
+             for track in course.FOLDERS for path in reversed(course.all_paths())}   # the first path names it
+except ValueError as unknown:   # a plan slot that names a section its chapter lacks: one item fails and says so
+    PATHS = {("en", "", ()): [str(unknown)]}
+    SLUGS = {("en", "", ()): "notebooks-course-toml"}
 
 
 def path_notebook(track: str, number: str, cells: tuple[int, ...]) -> nbformat.NotebookNode:
@@ -87,6 +91,7 @@ def run_path(track: str, number: str, cells: tuple[int, ...]) -> str | None:
 @pytest.mark.parametrize("key", list(PATHS), ids=[SLUGS[key] for key in PATHS])
 def test_the_path_runs_in_a_fresh_kernel(key):
     track, number, cells = key
+    assert cells, f"notebooks/course.toml names a path that cannot be built: {PATHS[key][0]}"
     problem = run_path(track, number, cells)
     chapter = course.chapter_files(track)[number].relative_to(course.NOTEBOOKS).as_posix()
     assert problem is None, f"{'; '.join(PATHS[key])} ({track} track, {chapter}) fails at {problem}"

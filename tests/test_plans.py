@@ -12,7 +12,6 @@ import re
 import sys
 
 import pytest
-
 from notebook_tools import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))

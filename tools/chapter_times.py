@@ -589,10 +589,8 @@ def _rewrite_notebook(path, change) -> bool:
     return changed
 
 
-def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str]:
-    """Every place whose stated time, map or plan differs from the model (rewritten when ``write``)."""
-    from plans import GUIDES, render_plans  # tools/plans.py: the instructor plans, built on these times
-
+def _stale_titles(times: dict[str, ChapterTime], write: bool) -> list[str]:
+    """Each chapter's title cell, in both tracks, whose time line differs from the model."""
     stale = []
     for track in course.FOLDERS:
         for number, path in course.chapter_files(track).items():
@@ -603,6 +601,13 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
                 if write:
                     _rewrite_notebook(path, lambda text, time=time, track=track: _fix_title(text, time, track)
                                       if text.startswith("# ") else text)
+    return stale
+
+
+def _stale_maps(times: dict[str, ChapterTime], write: bool) -> list[str]:
+    """Each place that shows the course map (chapter 00 of each track, the two READMEs) and differs from it."""
+    stale = []
+    for track in course.FOLDERS:
         start = course.chapter_files(track)["00"]
         map_text = render_map(times, track, "")
         cells = [course._text(c) for c in course.cells_of("00", track) if c["cell_type"] == "markdown"]
@@ -611,7 +616,7 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
         elif any(_fix_map(text, map_text) != text for text in cells):
             stale.append(f"{start.relative_to(NOTEBOOKS)}: course map")
             if write:
-                _rewrite_notebook(start, lambda text: _fix_map(text, map_text))
+                _rewrite_notebook(start, lambda text, map_text=map_text: _fix_map(text, map_text))
     for page, (track, base) in MAP_PAGES.items():
         stated = page.read_text(encoding="utf-8")
         if not MAP_BLOCK.search(stated):
@@ -620,6 +625,12 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
             stale.append(f"{page.relative_to(ROOT)}: course map")
             if write:
                 page.write_text(_fix_map(stated, render_map(times, track, base)), encoding="utf-8")
+    return stale
+
+
+def _stale_time_model(times: dict[str, ChapterTime], write: bool) -> list[str]:
+    """docs/time-model.md's estimate table and rates, where they differ from the model."""
+    stale = []
     stated = TIME_MODEL_PAGE.read_text(encoding="utf-8")
     if not TIME_MODEL_BLOCK.search(stated):
         stale.append("docs/time-model.md: no <!-- time-model --> ... <!-- /time-model --> block")
@@ -629,6 +640,14 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
             if write:
                 stated = fix(stated)
                 TIME_MODEL_PAGE.write_text(stated, encoding="utf-8")
+    return stale
+
+
+def _stale_plans(times: dict[str, ChapterTime], write: bool) -> list[str]:
+    """Each instructor guide whose outcomes or plans differ from tools/plans.py's rendering."""
+    from plans import GUIDES, render_plans  # tools/plans.py: the instructor plans, built on these times
+
+    stale = []
     for language, page in GUIDES.items():
         stated = page.read_text(encoding="utf-8")
         try:
@@ -641,6 +660,12 @@ def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str
             if write:
                 page.write_text(rendered, encoding="utf-8")
     return stale
+
+
+def stale_places(times: dict[str, ChapterTime], write: bool = False) -> list[str]:
+    """Every place whose stated time, map or plan differs from the model (rewritten when ``write``)."""
+    return [place for stale in (_stale_titles, _stale_maps, _stale_time_model, _stale_plans)
+            for place in stale(times, write)]
 
 
 def main(argv: list[str] | None = None) -> int:

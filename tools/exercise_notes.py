@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

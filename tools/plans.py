@@ -262,61 +262,78 @@ def whole_game_problem(plan: Plan, kinds: dict[str, str]) -> str | None:
     return None
 
 
-def problems(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> list[str]:
-    """Every rule ``plan`` breaks, each as a sentence naming the plan and the rule (empty when it keeps them all)."""
+Broken = list[tuple[str, str]]   # (rule, what breaks it)
+
+
+def _time_rules(plan: Plan, minutes: list[int]) -> Broken:
+    """Fits its length; holds its slack; a long plan holds its hands-on replay."""
     found = []
-
-    def broken(rule: str, detail: str) -> None:
-        found.append(f"the {plan.name} plan breaks rule {rule!r}: {detail}")
-
-    try:
-        minutes = [slot_minutes(slot, times) for slot in plan.slots]
-        cells = [slot_cells(slot) for slot in plan.slots]
-    except ValueError as unknown:   # a section its chapter does not have
-        broken("known sections", str(unknown))
-        return found
     used = sum(minutes)
     if used > plan.length:
-        broken("fits its length", f"its slots need {used} min, more than its {plan.length}")
+        found.append(("fits its length", f"its slots need {used} min, more than its {plan.length}"))
+    spent = {kind: sum(m for slot, m in zip(plan.slots, minutes, strict=True) if slot.kind == kind) for kind in KINDS}
+    teaching = sum(spent[kind] for kind in TEACHING_KINDS)
+    needed = math.ceil(SLACK_SHARE * teaching - 1e-9)
+    if spent["slack"] < needed:
+        found.append(("slack", f"it holds {spent['slack']} min of slack, less than {SLACK_SHARE:.0%} of its "
+                               f"{teaching} min of teaching ({needed} min)"))
+    if plan.length >= LONG_PLAN and spent["replay"] < REPLAY_MINUTES:
+        found.append(("lifecycle and hands-on replay", f"it runs {plan.length} min but holds {spent['replay']} min of "
+                                                       f"hands-on replay of a learner's own transcript, less than "
+                                                       f"{REPLAY_MINUTES}"))
+    return found
+
+
+def _teaching_rules(plan: Plan) -> Broken:
+    """Prerequisites taught; a launch buffer and a break; a long plan teaches the lifecycle."""
+    found = []
     taught = {slot.chapter for slot in plan.slots if slot.kind == "chapter"}
     for number in sorted(taught):
         missing = [need for need in PREREQUISITES[number] if need not in taught]
         if missing:
-            broken("prerequisites taught", f"it teaches chapter {number} but leaves {missing} to self-study")
+            found.append(("prerequisites taught", f"it teaches chapter {number} but leaves {missing} to self-study"))
     for kind in ("launch buffer", "break"):
         if not any(slot.kind == kind for slot in plan.slots):
-            broken("launch buffer and break", f"it has no {kind}")
-    teaching = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind in TEACHING_KINDS)
-    held = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind == "slack")
-    needed = math.ceil(SLACK_SHARE * teaching - 1e-9)
-    if held < needed:
-        broken("slack", f"it holds {held} min of slack, less than {SLACK_SHARE:.0%} of its {teaching} min of "
-                        f"teaching ({needed} min)")
+            found.append(("launch buffer and break", f"it has no {kind}"))
+    if plan.length >= LONG_PLAN and LIFECYCLE not in taught:
+        found.append(("lifecycle and hands-on replay", f"it runs {plan.length} min but does not teach chapter "
+                                                       f"{LIFECYCLE}, the lifecycle"))
+    return found
+
+
+def _promise_rules(plan: Plan, times: dict, outcomes: dict[int, Outcome]) -> Broken:
+    """At least ``MIN_OUTCOMES`` promised, and each reached by the plan's slots."""
+    found = []
     if len(plan.promises) < MIN_OUTCOMES:
-        broken("promises kept", f"it promises {len(plan.promises)} outcomes, fewer than {MIN_OUTCOMES}")
+        found.append(("promises kept", f"it promises {len(plan.promises)} outcomes, fewer than {MIN_OUTCOMES}"))
     for number in plan.promises:
         if number not in outcomes:
-            broken("promises kept", f"it promises outcome {number}, which the guide does not list")
+            found.append(("promises kept", f"it promises outcome {number}, which the guide does not list"))
             continue
-        for need in outcomes[number].needs:
-            if not _reaches(plan, need, times):
-                broken("promises kept", f"it promises outcome {number} but does not teach {_describe(need)}")
-    for slot, slot_cells_run in zip(plan.slots, cells):
-        for qid in slot.live:
-            opened = exercise_cell(slot.chapter, qid) if slot.chapter else None
-            if opened is None or opened not in slot_cells_run:
-                broken("live exercises taught", f"its chapter {slot.chapter} slot does exercise {qid} live, which "
-                                                "is not in the cells it teaches")
-    if plan.length >= LONG_PLAN:
-        if LIFECYCLE not in taught:
-            broken("lifecycle and hands-on replay", f"it runs {plan.length} min but does not teach chapter "
-                                                    f"{LIFECYCLE}, the lifecycle")
-        replayed = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind == "replay")
-        if replayed < REPLAY_MINUTES:
-            broken("lifecycle and hands-on replay", f"it runs {plan.length} min but holds {replayed} min of "
-                                                    f"hands-on replay of a learner's own transcript, less than "
-                                                    f"{REPLAY_MINUTES}")
+        found += [("promises kept", f"it promises outcome {number} but does not teach {_describe(need)}")
+                  for need in outcomes[number].needs if not _reaches(plan, need, times)]
     return found
+
+
+def _live_rules(plan: Plan, cells: list[tuple[int, ...]]) -> Broken:
+    """Each exercise a slot does live lies in the cells that slot teaches."""
+    return [("live exercises taught", f"its chapter {slot.chapter} slot does exercise {qid} live, which is not in "
+                                      "the cells it teaches")
+            for slot, taught in zip(plan.slots, cells, strict=True) for qid in slot.live
+            if (exercise_cell(slot.chapter, qid) if slot.chapter else None) not in taught]
+
+
+def problems(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> list[str]:
+    """Every rule ``plan`` breaks, each as a sentence naming the plan and the rule (empty when it keeps them all)."""
+    try:
+        minutes = [slot_minutes(slot, times) for slot in plan.slots]
+        cells = [slot_cells(slot) for slot in plan.slots]
+    except ValueError as unknown:   # a section its chapter does not have
+        found: Broken = [("known sections", str(unknown))]
+    else:
+        found = (_time_rules(plan, minutes) + _teaching_rules(plan) + _promise_rules(plan, times, outcomes)
+                 + _live_rules(plan, cells))
+    return [f"the {plan.name} plan breaks rule {rule!r}: {detail}" for rule, detail in found]
 
 
 def check_plan(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> None:
