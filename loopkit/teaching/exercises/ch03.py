@@ -91,6 +91,13 @@ q2 = Question(
         1: "Multiplicity and buckets still count: D runs the tests twice, and E's range 150-250 crosses line 200 "
         "into a second bucket.",
     },
+    responses={
+        5: "Ask which differences the detector keeps: put A and B side by side, and ask whether the order of two "
+        "calls changes what the agent did.",
+        2: "Write D's sorted entries on the board next to A's: the duplicate entry stays, so the lists differ.",
+        4: "Ask what C adds to A: only a description. Is a description part of the action, or a note about it?",
+        1: "Ask whether running the tests twice in one turn is the same action as running them once.",
+    },
     reveal=r"^different_fingerprints = {answer}$",
 )
 
