@@ -17,7 +17,8 @@ from loopkit.core.middleware import LATER_SOURCE, JournalEvent, RunIdAnchors, Ru
 from loopkit.teaching.conformance import ModelCallFailed, config_of, play_step, replay_script
 
 DATA = pathlib.Path(__file__).parent / "data"
-RECORDED = json.load(gzip.open(DATA / "later-middleware-vectors.json.gz", "rt"))
+with gzip.open(DATA / "later-middleware-vectors.json.gz", "rt", encoding="utf-8") as recording:
+    RECORDED = json.load(recording)
 SCRIPTS = RECORDED["vectors"]
 KEY_VECTORS = json.loads((DATA / "later-key-vectors.json").read_text(encoding="utf-8"))
 FORK_COMMIT = "711035d2d1c04737fa632bbb5f2bcb7828b4b682"
@@ -70,8 +71,8 @@ def test_run_scoped_middleware_does_what_the_later_class_did_at_every_step_of_ev
     assert found["of_steps"] == 10477
     assert found["scripts"] == len(SCRIPTS) and found["steps"] == found["of_steps"], (
         summary + "; first disagreements: " + "; ".join(
-            f"seed {seed} ({family}) step {row['step']} {row['op']}: upstream {row['upstream']}, loopkit {row['loopkit']}"
-            for seed, family, row in found["first_misses"][:5]))
+            f"seed {seed} ({family}) step {row['step']} {row['op']}: "
+            f"upstream {row['upstream']}, loopkit {row['loopkit']}" for seed, family, row in found["first_misses"][:5]))
 
 
 @pytest.mark.parametrize("vector", KEY_VECTORS["stable_key"], ids=lambda v: f"{v['name']}:{str(v['args'])[:30]}")

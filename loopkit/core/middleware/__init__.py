@@ -1,7 +1,8 @@
 """The middleware around the detector, hook by hook: the pinned one and a later one (chapters 06 and 07).
 
 DeerFlow's ``LoopDetectionMiddleware`` is a LangChain agent middleware. The framework calls its hooks at fixed
-points of an agent run; here each hook is a plain method that takes the ids the real hook reads from its runtime:
+points of an agent run; here each hook is a plain method that takes the ids the real hook reads from its runtime
+(the later middleware also takes a :class:`Runtime` in place of a run id, and reads the run id from it):
 
 * ``before_agent(thread_id, run_id)``: a run (or a re-entry of it) begins;
 * ``after_model(calls, thread_id, run_id) -> Decision``: the model emitted a batch of tool calls; the detector

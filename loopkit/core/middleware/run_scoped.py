@@ -57,6 +57,11 @@ class RunScopedMiddleware(LoopMiddleware):
     Unchanged: the thresholds and their defaults, at most 4 queued warnings per run, at most
     ``max(1, 2 * max_tracked_threads)`` ``(thread, run)`` keys holding queued warnings, and the stop reason.
 
+    The class's own comments name #3875 (the stop reason), #4176 (the stop reason also written into the runtime
+    context, which is not modelled here) and #1905 (the ``description`` left out of the key). Which upstream commit
+    the fork's file matches could not be identified: the fork's history was not readable, so no PR above was found
+    with ``git log``; each is credited from its own description or review.
+
     >>> from loopkit import DetectorConfig
     >>> m = RunScopedMiddleware(DetectorConfig(warn_threshold=2, hard_limit=3))
     >>> pytest = [{"name": "bash", "args": {"command": "pytest"}}]
