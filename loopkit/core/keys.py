@@ -14,13 +14,16 @@ upstream PR #5486 made the window exact), and keys every other tool by all its a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from .checks import require_int
 from .normalize import canonical_json
 
 __all__ = ["BUCKET_SIZE", "SALIENT_FIELDS", "FULL_ARGS_TOOLS", "read_bucket", "stable_key",
            "OPEN_END", "NARRATION_TOOLS", "read_window", "later_stable_key"]
+
+#: What an unusable line number falls back to: a line (the pinned key), or ``None`` (the later key's open end).
+Default = TypeVar("Default", int, None)
 
 #: Lines per ``read_file`` bucket at the pinned upstream commit.
 BUCKET_SIZE = 200
@@ -32,7 +35,7 @@ SALIENT_FIELDS = ("path", "url", "query", "command", "pattern", "glob", "cmd")
 FULL_ARGS_TOOLS = ("write_file", "str_replace")
 
 
-def _as_line(value: Any, default: int) -> int:
+def _as_line(value: Any, default: Default) -> int | Default:
     if value is None:
         return default
     try:
@@ -110,7 +113,7 @@ def read_window(path: Any, start_line: Any = None, end_line: Any = None) -> str:
     ('a.py:1-50', 'a.py:1-50', 'a.py:1-end', 'a.py:5-end')
     """
     start = max(_as_line(start_line, 1), 1)
-    end = _as_line(end_line, None)  # None: no usable end line
+    end = _as_line(end_line, None)
     if end is None:
         return f"{path}:{start}-{OPEN_END}"
     start, end = sorted((start, max(end, 1)))

@@ -186,14 +186,15 @@ class RunScopedMiddleware(LoopMiddleware):
 
     def _event(self, batch: list, decision: Decision) -> JournalEvent:
         """The journal's record of a warning or a stop: its layer, tools, count and the threshold it reached."""
-        action = "hard_stop" if decision.action == "stop" else "warn"
-        if decision.layer == "hash":
-            threshold = self.config.hard_limit if action == "hard_stop" else self.config.warn_threshold
+        stops = decision.action == "stop"
+        count = decision.count if decision.count is not None else 0  # a warning or a stop always has its count
+        if decision.tool is None:  # the hash layer: the whole batch's tools
             names = tuple(str(call.get("name") or "?") for call in batch)
-            return JournalEvent(action, "identical_call_set", names, decision.count, threshold)
+            threshold = self.config.hard_limit if stops else self.config.warn_threshold
+            return JournalEvent("hard_stop" if stops else "warn", "identical_call_set", names, count, threshold)
         warn, hard = self.config.thresholds_for(decision.tool)
-        threshold = hard if action == "hard_stop" else warn
-        return JournalEvent(action, "tool_frequency", (decision.tool,), decision.count, threshold)
+        return JournalEvent("hard_stop" if stops else "warn", "tool_frequency", (decision.tool,), count,
+                            hard if stops else warn)
 
     def _record_stop(self, thread: str, run_id: Hashable) -> None:
         self._stop_reasons[run_id] = (thread, STOP_REASON)  # the owner, so a thread reset can clear it
