@@ -205,8 +205,8 @@ q4 = Question(
     "an override for a pipeline",
     kind="value",
     checker=_override_verdict,
-    solution=(60, 80),
-    solution_code="answer = (60, 80)   # any 41 <= warn <= hard <= 80 passes",
+    solution=(41, 80),
+    solution_code="answer = (41, 80)   # the lowest warn, the highest hard: any 41 <= warn <= hard <= 80 passes",
     hint="The pipeline calls bash 40 times: warn must be above that. A runaway must still stop within 80 calls.",
     wrong={
         (30, 50): "Those are the global defaults: the pipeline's 30th bash call warns, as the override section showed.",
