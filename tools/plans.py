@@ -185,7 +185,7 @@ OUTCOMES = {
         "solo cambia un argumento *ignorado*, como la `description`, sí se detecta), y elegir un ajuste por "
         "herramienta para una cadena de pasos legítima."),
         (core("02"), core("03"), section("05", "The frequency layer: varied arguments"),
-         section("05", "Per-tool overrides (optional)"))),
+         section("05", "Deep dive: per-tool overrides"))),
     5: Outcome(Text(
         "Say what a matching fingerprint does *not* prove: it is a counting label, not a credential, and helper "
         "results are not runtime guarantees.",
@@ -249,7 +249,7 @@ PLANS = (
                            "Predecid y después ejecutad; luego, el ajuste que necesita una cadena de pasos."),
                 live=("5.1", "5.4"),
                 sections=("Two layers, one decision per turn", "The hash layer goes first, and returns",
-                          "The frequency layer: varied arguments", "Per-tool overrides (optional)")),
+                          "The frequency layer: varied arguments", "Deep dive: per-tool overrides")),
         slack(10, CATCH_UP),
         replay(10, Text(
             "Hands-on: each learner opens chapter 10's upload view (section \"Replay your own transcript\") and "
