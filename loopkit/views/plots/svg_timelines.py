@@ -135,11 +135,13 @@ def _legend(entries: list[tuple[str, str, str]], top: float) -> list[str]:
 
 
 def timeline_svg(df, config: DetectorConfig | None = None, *, top: int = 3, title: str | None = None,
-                 alt: str = "") -> str:
+                 alt: str | None = None) -> str:
     """A :func:`loopkit.teaching.replay_table.replay` table as an inline ``<svg>`` (see the module).
 
     ``config`` defaults to the one the table was replayed with; ``alt`` is the text a screen reader reads (the
-    SVG's ``aria-label`` and ``<title>``). Titles, axis labels, legends and notes are in the learner's language.
+    SVG's ``aria-label`` and ``<title>``), by default the drawing's own description
+    (:attr:`~loopkit.views.plots.timelines.TimelineData.description`). Titles, axis labels, legends and notes are
+    in the learner's language.
 
     >>> from loopkit.teaching import patterns, replay_table
     >>> svg = timeline_svg(replay_table.replay(patterns.get("exact_repeat")), alt="exact_repeat")
@@ -197,7 +199,7 @@ def timeline_svg(df, config: DetectorConfig | None = None, *, top: int = 3, titl
     layers = tuple(panel.layer for panel in data.panels)
     heading = html.escape(title or {("hash", "frequency"): tr("Hash layer (top) and frequency layer (bottom)"),
                                     ("hash",): tr("Hash layer"), ("frequency",): tr("Frequency layer")}[layers])
-    label = html.escape(alt)
+    label = html.escape(data.description if alt is None else alt)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
             f'style="max-width:{WIDTH}px;height:auto;color:var(--jp-ui-font-color1, #1f1f1f)" role="img" '
             f'aria-label="{label}" font-family="sans-serif" fill="currentColor"><title>{label}</title>'

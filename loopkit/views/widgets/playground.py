@@ -51,7 +51,6 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
     """The panel: a one-line verdict, the first decisions as a table, and the timeline figure (its prose in the
     learner's language; the pattern's name and label, and the decisions, are code words)."""
     from ..plots.svg_timelines import timeline_svg
-    from ..plots.timelines import timeline_description
 
     conflict = limits_conflict(("warn_threshold", warn_threshold, "hard_limit", hard_limit),
                                ("tool_freq_warn", tool_freq_warn, "tool_freq_hard_limit", tool_freq_hard_limit))
@@ -69,8 +68,8 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
     agreement = tr("The detector agrees.") if s["agrees"] else tr("The detector disagrees.")
     window = tr("(frequency window: {calls} calls)", calls=config.freq_window)
     verdict = f"<p><b>{html.escape(s['pattern'])}</b>: {story} {agreement} {window}</p>"
-    picture = timeline_svg(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]),
-                           alt=timeline_description(s["table"], config))
+    # the drawing's alt text is its own description (plots.timelines.timeline_description), computed once
+    picture = timeline_svg(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]))
     return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + picture
 
 
