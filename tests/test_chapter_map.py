@@ -216,7 +216,7 @@ def test_a_section_of_a_chapter_costs_its_title_and_its_live_minutes():
         time.live_minutes(("C",))
     five = TIMES["05"]
     assert [s.heading for s in five.sections][:2] == ["05 · The detector", "Two layers, one decision per turn"]
-    assert any(s.optional and s.heading == "Per-tool overrides (optional)" for s in five.sections)
+    assert any(s.optional and s.heading == "Deep dive: per-tool overrides" for s in five.sections)
 
 
 @pytest.mark.parametrize("path", chapters(), ids=lambda p: p.name)
