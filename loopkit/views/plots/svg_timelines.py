@@ -20,7 +20,6 @@ pixels.
 from __future__ import annotations
 
 import html
-
 import textwrap
 
 from loopkit.core.detector import DetectorConfig
@@ -148,7 +147,7 @@ def timeline_svg(df, config: DetectorConfig | None = None, *, top: int = 3, titl
     >>> svg.startswith("<svg") and svg.count('data-marker="stop"'), svg.count("data-panel=")
     (1, 1)
     """
-    from .timelines import _TOOL_COLORS, _REPEAT_STYLES, STOP_COLOR, WARN_COLOR, timeline_data
+    from .timelines import _REPEAT_STYLES, _TOOL_COLORS, STOP_COLOR, WARN_COLOR, timeline_data
 
     data = timeline_data(df, config, top=top)
     warn_color, stop_color = _hex(WARN_COLOR), _hex(STOP_COLOR)
@@ -185,6 +184,7 @@ def timeline_svg(df, config: DetectorConfig | None = None, *, top: int = 3, titl
         bottom_panel = drawn
         top_y += PANEL_HEIGHT + GAP
     axis_y = top_y - GAP
+    assert bottom_panel is not None, "timeline_data draws at least one panel"
     axis = []
     for tick in nice_ticks(last, most=10)[1:] if last > 1 else [1]:
         if tick <= last:

@@ -20,7 +20,7 @@ from ._base import View, number_box
 __all__ = ["WINDOW_TRACES", "render_window", "window_at", "window_rows", "window_stepper"]
 
 #: The view's runs, by the menu's value: chapter 05's two edit-and-test cycles, then the pattern library.
-WINDOW_TRACES = {
+WINDOW_TRACES: dict[str, list] = {
     N_("test every 4th turn"): hash_window.edit_test_cycle(every=4, turns=25),
     N_("test every 5th turn"): hash_window.edit_test_cycle(every=5, turns=25),
     **{name: pattern.batches for name, pattern in PATTERNS.items()},
