@@ -292,14 +292,8 @@ GLOSARIO = ROOT / "docs" / "es" / "glosario.md"
 CATALOG = ROOT / "loopkit" / "core" / "locales" / "es" / "LC_MESSAGES" / "loopkit.po"
 #: The sentence of the Spanish glossary that fixes the two terms and the word used for neither.
 TERM_RULE = re.compile(r"decimos\s+\*(\w+)\*\s+para\s+\*bucket\*\s+y\s+\*(\w+)\*\s+para\s+\*range\*;\s+\*(\w+)\*\s+no\s+se\s+usa")
-#: The Spanish chapter 02 keeps its file name until it is renamed, so a link to it is no use of the word.
-OLD_FILE_NAME = "02_intervalos_de_lectura.ipynb"
 #: A text about another kind of bucket (chapter 09's per-user memory buckets) says "bucket" for it, not "bloque".
 OTHER_BUCKETS = re.compile(r"\bmemory buckets?\b", re.I)
-#: Spanish chapters that other parts of issue 31 own: the lead applies the replacement rule to them after merging
-#: (``intervalo`` -> ``bloque``, plural and capital forms alike). Chapter 00 is here for its chapter map cell only.
-NOT_YET_REPLACED = {"00_empieza_aqui.ipynb", "05_detector.ipynb", "07_como_cambio.ipynb", "08_evidencia.ipynb",
-                    "10_proyecto_final.ipynb"}
 
 
 def spanish_terms() -> tuple[str, str, str]:
@@ -320,14 +314,14 @@ def prose(text: str) -> str:
 
 
 def everything_shown(nb: dict) -> str:
-    """Every text of a chapter a learner can read: cells, outputs and stored views (the old file name left out)."""
+    """Every text of a chapter a learner can read: cells, outputs and stored views."""
     parts = []
     for cell in nb["cells"]:
         parts.append("".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
         for output in cell.get("outputs", []):
             parts.append(json.dumps(output, ensure_ascii=False))
     parts.append(json.dumps(nb["metadata"].get("widgets", {}), ensure_ascii=False))
-    return "\n".join(parts).replace(OLD_FILE_NAME, "")
+    return "\n".join(parts)
 
 
 def test_the_glossary_fixes_bloque_for_bucket_and_rango_for_range():
@@ -341,22 +335,11 @@ def test_the_term_check_sees_the_rejected_word_and_the_missing_term():
     assert says("intervalo", "dentro del Intervalo 0") and says("intervalo", "los intervalos")
     assert not says("intervalo", "intervalar") and says("rango", "dos rangos")
     assert not says("bucket", "(read_bucket)") and says("bucket", "200-line buckets")
-    assert prose("la clave `a.py:0-0` de [capítulo 02](02_intervalos_de_lectura.ipynb)") == "la clave  de [capítulo 02]"
+    assert prose("la clave `a.py:0-0` de [capítulo 02](02_bloques_de_lectura.ipynb)") == "la clave  de [capítulo 02]"
 
 
-def test_the_chapters_waiting_for_the_replacement_still_need_it():
-    """Once the lead has replaced the word in one of them, take it off NOT_YET_REPLACED so the test below reads it."""
-    neither = spanish_terms()[2]
-    waiting = {spanish.name: spanish for _, spanish in tracks.twins() if spanish.name in NOT_YET_REPLACED}
-    assert set(waiting) == NOT_YET_REPLACED
-    done = [name for name, path in waiting.items()
-            if not says(neither, everything_shown(json.loads(path.read_text(encoding="utf-8"))))]
-    assert not done, f"{done} no longer say {neither!r}: remove them from NOT_YET_REPLACED"
 
-
-@pytest.mark.parametrize("english, spanish", [(english, spanish) for english, spanish in tracks.twins()
-                                              if spanish.name not in NOT_YET_REPLACED],
-                         ids=lambda path: path.name)
+@pytest.mark.parametrize("english, spanish", tracks.twins(), ids=lambda path: path.name)
 def test_each_spanish_chapter_says_bloque_for_bucket_and_rango_for_range(english, spanish):
     bucket, line_range, neither = spanish_terms()
     en, es = (json.loads(path.read_text(encoding="utf-8")) for path in (english, spanish))

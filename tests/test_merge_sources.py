@@ -98,3 +98,12 @@ def test_a_cell_without_an_id_is_refused_by_name():
     del broken["cells"][1]["id"]
     with pytest.raises(SystemExit, match="cell 1 has no id"):
         merge_sources.merge(BASE, broken, BASE)
+
+
+def test_both_sides_edits_of_one_cell_on_different_lines_are_both_kept():
+    base = notebook(("a", "markdown", "# Title\n\nFirst line.\nSecond line.\nThird line.\n"))
+    ours = edited(base, "a", "# Title\n\nFirst line, better.\nSecond line.\nThird line.\n")
+    theirs = edited(base, "a", "# Title\n\nFirst line.\nSecond line.\nThird line, better.\n")
+    merged, conflicts = merge_sources.merge(base, ours, theirs)
+    assert conflicts == []
+    assert sources(merged) == [("a", "# Title\n\nFirst line, better.\nSecond line.\nThird line, better.\n")]

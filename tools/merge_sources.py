@@ -9,8 +9,9 @@ order. Cells keep their ``id`` (nbformat 4.5) across edits and runs, so a three-
 - a cell deleted on one side, and not changed on the other, is deleted;
 - the order is that of the side that reordered cells (if both did, ``ours`` wins, and the cells ``theirs`` moved are
   reported);
-- a cell changed differently on both sides is a conflict: it is reported, and ``ours`` is kept, so the merged
-  notebook is always valid. Resolve it by editing that cell's source.
+- a cell changed on both sides gets both changes when they touch different lines of its source (``git merge-file``,
+  line by line, as git merges a text file); where they touch the same lines it is a conflict: it is reported, and
+  ``ours`` is kept, so the merged notebook is always valid. Resolve it by editing that cell's source.
 
 The merged notebook keeps ``ours``' notebook metadata and no outputs: run it (``make notebooks`` or
 ``tools/run_notebooks.py``) before committing, and stamp a Spanish twin again (``tools/tracks.py stamp``).
@@ -30,6 +31,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 
 def _text(cell: dict) -> str:
@@ -40,6 +42,17 @@ def _text(cell: dict) -> str:
 def _written(cell: dict) -> tuple:
     """What a person wrote in a cell: its kind, its source and its tags."""
     return (cell["cell_type"], _text(cell), tuple(cell.get("metadata", {}).get("tags", [])))
+
+
+def _merged_text(base: str, ours: str, theirs: str) -> str | None:
+    """Both sides' edits of one cell's source, merged line by line by ``git merge-file``; None when they overlap."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            paths.append(pathlib.Path(folder) / name)
+            paths[-1].write_text(text, encoding="utf-8")
+        done = subprocess.run(["git", "merge-file", "-p", *map(str, paths)], capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else None
 
 
 def _by_id(nb: dict, name: str) -> dict[str, dict]:
@@ -95,9 +108,19 @@ def merge(base: dict, ours: dict, theirs: dict) -> tuple[dict, list[str]]:
             continue
         ours_changed = _written(o[cell_id]) != _written(b[cell_id])
         theirs_changed = _written(t[cell_id]) != _written(b[cell_id])
-        if ours_changed and theirs_changed and _written(o[cell_id]) != _written(t[cell_id]):
-            conflicts.append(f"cell {cell_id} was changed on both sides; kept ours:\n--- theirs:\n{_text(t[cell_id])}")
         cells[cell_id] = copy.deepcopy(t[cell_id] if theirs_changed and not ours_changed else o[cell_id])
+        if ours_changed and theirs_changed and _written(o[cell_id]) != _written(t[cell_id]):
+            text = None
+            if o[cell_id]["cell_type"] == t[cell_id]["cell_type"]:
+                text = _merged_text(_text(b[cell_id]), _text(o[cell_id]), _text(t[cell_id]))
+            if text is None:
+                conflicts.append(f"cell {cell_id} was changed on both sides, on the same lines; kept ours:\n"
+                                 f"--- theirs:\n{_text(t[cell_id])}")
+            else:
+                cells[cell_id]["source"] = text
+                tags = {tag for side in (o, t) for tag in side[cell_id].get("metadata", {}).get("tags", [])}
+                if tags:
+                    cells[cell_id].setdefault("metadata", {})["tags"] = sorted(tags)
 
     if _reordered(base_order, their_order) and not _reordered(base_order, our_order):
         primary_order, other_order = their_order, our_order
