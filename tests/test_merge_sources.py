@@ -98,3 +98,20 @@ def test_a_cell_without_an_id_is_refused_by_name():
     del broken["cells"][1]["id"]
     with pytest.raises(SystemExit, match="cell 1 has no id"):
         merge_sources.merge(BASE, broken, BASE)
+
+
+def test_a_twin_cell_stamped_again_on_one_side_keeps_that_stamp():
+    """A Spanish cell re-stamped after an English wording fix (tools/tracks.py), its text unchanged, takes the new
+    stamp, so the merged twin is not stale; stamped differently on both sides, it is a conflict."""
+    def stamped(nb, cell_id, digest):
+        changed = copy.deepcopy(nb)
+        cell = next(cell for cell in changed["cells"] if cell["id"] == cell_id)
+        cell["metadata"]["loopkit"] = {"translates_sha256": digest}
+        return changed
+
+    base = stamped(BASE, "c", "old")
+    merged, conflicts = merge_sources.merge(base, base, stamped(base, "c", "new"))
+    assert conflicts == []
+    assert merged["cells"][2]["metadata"]["loopkit"] == {"translates_sha256": "new"}
+    _, conflicts = merge_sources.merge(base, stamped(base, "c", "ours"), stamped(base, "c", "theirs"))
+    assert len(conflicts) == 1 and "cell c was changed on both sides" in conflicts[0]

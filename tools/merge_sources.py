@@ -1,8 +1,9 @@
 """Merge two branches' edits of one chapter by its cells' sources, never by its JSON, then leave the outputs to a run.
 
 Two branches that change the same notebook cannot be merged as text: their stored outputs, widget state and
-execution counts differ on every line. What can be merged is what people wrote, the cells' kinds, sources, tags and
-order. Cells keep their ``id`` (nbformat 4.5) across edits and runs, so a three-way merge by id is possible:
+execution counts differ on every line. What can be merged is what people wrote, the cells' kinds, sources, tags
+(and a Spanish cell's translation stamp) and order. Cells keep their ``id`` (nbformat 4.5) across edits and runs, so
+a three-way merge by id is possible:
 
 - a cell changed on one side only takes that side's source (and tags);
 - a cell added on one side is placed after the cell that precedes it on that side;
@@ -38,8 +39,11 @@ def _text(cell: dict) -> str:
 
 
 def _written(cell: dict) -> tuple:
-    """What a person wrote in a cell: its kind, its source and its tags."""
-    return (cell["cell_type"], _text(cell), tuple(cell.get("metadata", {}).get("tags", [])))
+    """What a person wrote in a cell: its kind, its source, its tags, and a Spanish cell's stamp (the hash of the
+    English cell it translates, tools/tracks.py), so a cell stamped again on one side keeps its new stamp."""
+    metadata = cell.get("metadata", {})
+    return (cell["cell_type"], _text(cell), tuple(metadata.get("tags", [])),
+            metadata.get("loopkit", {}).get("translates_sha256"))
 
 
 def _by_id(nb: dict, name: str) -> dict[str, dict]:
