@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .checks import require_int
-from .normalize import canonical_json
+from .fast_json import canonical_json  # normalize.canonical_json's text (tests/test_fast_json.py)
 
 __all__ = ["BUCKET_SIZE", "SALIENT_FIELDS", "FULL_ARGS_TOOLS", "read_bucket", "read_window", "stable_key"]
 
