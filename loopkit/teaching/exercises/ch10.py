@@ -182,21 +182,22 @@ q3 = Question(
     "Predict how many of the five peer models notice the looping session",
     kind="prediction",
     checker=equals(0, why="None of the five: the session never sends the same exact call twice in a row; its reads "
-                          "differ in their exact lines, so when the test run and a read take turns no pair comes back "
-                          "(OpenHands); and OpenCode looks only inside one response. Only DeerFlow's read buckets and "
-                          "its 20-batch window see the repetition."),
+                          "differ in their exact lines, so when the test run and a read take turns no pair and no "
+                          "cycle comes back (OpenHands, Gemini CLI); and OpenCode looks only inside one response. Only "
+                          "DeerFlow's read buckets and its 20-batch window see the repetition."),
     solution=0,
     solution_code="answer = 0   # [p.run(loop.batches).action for p in peers.PEERS] is all 'ok'",
-    hint="Every peer here compares calls exactly (name and arguments, sometimes the result), and most only in a "
-         "row. Does the looping session ever send the same exact call twice in a row?",
+    hint="Every peer here compares calls exactly (name and arguments, sometimes the result), in a row or in a short "
+         "cycle. Does the looping session ever send the same exact calls back?",
     wrong={
         5: "Each peer compares calls exactly, and the session never makes the same exact call twice in a row: its "
            "reads ask for 1-120, then 60-180, then 40-130. Only DeerFlow's 200-line buckets make them one action.",
         4: "Four would leave out only OpenCode, which looks inside one response. But the other four need the very "
-           "same call back, in a row or in a strict alternation, and every read of dates.py asks for other lines.",
-        1: "Perhaps you counted OpenHands: from step 8 the test run and a read take turns. Its alternation check needs "
-           "two equal pairs, and each read asks for other lines, so no pair comes back. Gemini CLI's hash also needs "
-           "identical calls in a row.",
+           "same calls back, in a row, in a strict alternation or in a short cycle, and every read of dates.py asks "
+           "for other lines.",
+        1: "Perhaps you counted OpenHands or Gemini CLI: from step 8 the test run and a read take turns. Their "
+           "alternation and cycle checks need the same calls to come back, and each read asks for other lines, so "
+           "no pair comes back.",
         2: "None of the peers buckets line ranges as DeerFlow does, so the shifting reads look like new work to all "
            "five, not only to some.",
         3: "Three would be the peers that count identical calls in a row (Roo Code, Cline, Gemini CLI). They need "
