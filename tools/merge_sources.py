@@ -11,7 +11,8 @@ a three-way merge by id is possible:
 - the order is that of the side that reordered cells (if both did, ``ours`` wins, and the cells ``theirs`` moved are
   reported);
 - a cell changed differently on both sides is a conflict: it is reported, and ``ours`` is kept, so the merged
-  notebook is always valid. Resolve it by editing that cell's source.
+  notebook is always valid. Resolve it by editing that cell's source. A side that only stamped a Spanish cell again
+  (tools/tracks.py) is no conflict: the other side's rewritten cell is kept, with its own stamp.
 
 The merged notebook keeps ``ours``' notebook metadata and no outputs: run it (``make notebooks`` or
 ``tools/run_notebooks.py``) before committing, and stamp a Spanish twin again (``tools/tracks.py stamp``).
@@ -44,6 +45,11 @@ def _written(cell: dict) -> tuple:
     metadata = cell.get("metadata", {})
     return (cell["cell_type"], _text(cell), tuple(metadata.get("tags", [])),
             metadata.get("loopkit", {}).get("translates_sha256"))
+
+
+def _restamped_only(cell: dict, base: dict) -> bool:
+    """True when ``cell`` differs from ``base`` in its translation stamp alone."""
+    return _written(cell)[:3] == _written(base)[:3] and _written(cell) != _written(base)
 
 
 def _by_id(nb: dict, name: str) -> dict[str, dict]:
@@ -100,7 +106,15 @@ def merge(base: dict, ours: dict, theirs: dict) -> tuple[dict, list[str]]:
         ours_changed = _written(o[cell_id]) != _written(b[cell_id])
         theirs_changed = _written(t[cell_id]) != _written(b[cell_id])
         if ours_changed and theirs_changed and _written(o[cell_id]) != _written(t[cell_id]):
-            conflicts.append(f"cell {cell_id} was changed on both sides; kept ours:\n--- theirs:\n{_text(t[cell_id])}")
+            # A side that only stamped the cell again yields to a side that rewrote it: the rewritten cell keeps its
+            # own stamp, and tools/tracks.py then says whether it translates the English cell as merged.
+            if _restamped_only(o[cell_id], b[cell_id]) and not _restamped_only(t[cell_id], b[cell_id]):
+                ours_changed = False
+            elif _restamped_only(t[cell_id], b[cell_id]) and not _restamped_only(o[cell_id], b[cell_id]):
+                theirs_changed = False
+            else:
+                conflicts.append(f"cell {cell_id} was changed on both sides; kept ours:\n--- theirs:\n"
+                                 f"{_text(t[cell_id])}")
         cells[cell_id] = copy.deepcopy(t[cell_id] if theirs_changed and not ours_changed else o[cell_id])
 
     if _reordered(base_order, their_order) and not _reordered(base_order, our_order):
