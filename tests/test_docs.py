@@ -132,7 +132,8 @@ def test_relative_links_in_docs_resolve(page):
 #: The terms issue 15 fixed for the Spanish track, with the English term the glossary must show beside each.
 SPANISH_TERMS = {
     "huella": "fingerprint",
-    "intervalo de lectura": "read bucket",
+    "bloque de lectura": "read bucket",
+    "rango de líneas": "line range",
     "normalización": "normalization",
     "multiplicidad": "multiplicity",
     "expulsión por inserción": "insertion-order eviction",
@@ -145,7 +146,7 @@ SPANISH_TERMS = {
 
 #: Renderings the Spanish track does not use, and the term it uses instead.
 NOT_OUR_TERMS = {
-    "cubeta": "intervalo de lectura",
+    "cubeta": "bloque de lectura",
     "huella digital": "huella",
     "advertencia": "aviso",
     "ventana móvil": "ventana deslizante",

@@ -543,7 +543,7 @@ def test_directory_fetcher_reads_full_paths_or_bare_file_names(tmp_path):
 def test_the_claims_read_in_spanish(spanish):
     assert [claim.name for claim in probe.CLAIMS] == [
         "normalización JSON",
-        "intervalos de lectura",
+        "bloques de lectura",
         "sensibilidad a la escritura cambiada",
         "invariancia por permutación",
         "multiplicidad",

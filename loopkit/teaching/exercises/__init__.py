@@ -1,9 +1,10 @@
 """Self-check exercises, in the style of Kaggle Learn: ``q1.check(answer)``, ``q1.hint()``, ``q1.solution()``.
 
-Each chapter has a module here (``loopkit.teaching.exercises.ch02`` and so on) that defines its questions. In a notebook::
+Each chapter has a module here (``loopkit.teaching.exercises.ch02`` and so on) that defines its questions. Its
+``__all__`` names them, the data they use and the blank ``____``, so a notebook imports them in one line and the
+learner meets ``____`` only where an answer goes::
 
-    from loopkit.teaching.exercises import ____
-    from loopkit.teaching.exercises.ch02 import q1, q2, q3
+    from loopkit.teaching.exercises.ch02 import *   # q1, q2, ... and the blank
 
     answer = ____   # replace ____ with your answer
     q1.check(answer)
