@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .batches import check_batch
+from .fast_json import canonical_json  # normalize.canonical_json's text (tests/test_fast_json.py)
 from .keys import read_bucket, stable_key
-from .normalize import canonical_json, normalize_args
+from .normalize import normalize_args
 
 __all__ = ["FINGERPRINT_HEX_CHARS", "call_entry", "fingerprint"]
 

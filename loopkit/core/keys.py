@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .checks import require_int
-from .normalize import canonical_json
+from .fast_json import canonical_json  # normalize.canonical_json's text (tests/test_fast_json.py)
 
 __all__ = ["BUCKET_SIZE", "SALIENT_FIELDS", "FULL_ARGS_TOOLS", "read_bucket", "stable_key",
            "OPEN_END", "NARRATION_TOOLS", "read_window", "later_stable_key"]

@@ -376,6 +376,7 @@ def _as_case(case: Any) -> Case:
 def function_cases(cases: Sequence[Any], *, why: str) -> Checker:
     """A checker for a function answer: runs ``answer(*case.args)`` for each :class:`Case` (or ``(args, expected)``
     or ``(args, expected, idea)`` tuple), in order, and reports the first input it gets wrong with that input's idea.
+    A function that returns None where a value was expected is told that it may lack its ``return``.
     """
     cases = [_as_case(case) for case in cases]
 
@@ -392,6 +393,10 @@ def function_cases(cases: Sequence[Any], *, why: str) -> Checker:
                                  error=type(exc).__name__, message=exc, shown=shown) + idea
             if got is ____:
                 raise _Unanswered
+            if got is None and case.expected is not None:  # the work was done, and then not handed back
+                return False, tr("For input ({shown}) your function returned None, expected {expected}: does it end "
+                                 "with `return`? A function without `return` gives None.", shown=shown,
+                                 expected=_short(case.expected, 40)) + idea
             if got != case.expected:
                 return False, tr("For input ({shown}) it returned {got}, expected {expected}.", shown=shown,
                                  got=_short(got, 40), expected=_short(case.expected, 40)) + idea
