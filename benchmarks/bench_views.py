@@ -34,6 +34,7 @@ BUILDERS = {
     "batch_builder": lambda w: w.batch_builder(),
     "eviction_race": lambda w: w.eviction_race(),
     "detector_playground": lambda w: w.detector_playground("edit_test_same_failure"),
+    "window_stepper": lambda w: w.window_stepper(),
     "lifecycle_stepper": lambda w: w.lifecycle_stepper(),
     "version_compare": lambda w: w.version_compare(),
     "deployment_advisor": lambda w: w.deployment_advisor(),

@@ -68,6 +68,7 @@ ROOT_CONFIG_FILES = (
 IGNORED_ON_PURPOSE = {
     "requirements.txt": "includes binder/requirements.txt, the same lock (the Makefile and postBuild install loopkit); the test tools are in requirements-test.txt",
     "pyproject.toml": "loopkit's metadata; postBuild installs loopkit with `pip install -e .`",
+    "setup.py": "a wheel's one build step (it compiles the translations); the editable install postBuild makes skips it",
 }
 
 

@@ -212,9 +212,9 @@ def test_delimiter_soup_round_trips(pieces):
 
 def test_every_deerflow_source_names_a_commit_a_path_and_a_thread():
     assert [s.topic for s in b.DEERFLOW_SOURCES] == [
-        "durable context", "input sanitization", "user id", "server-owned keys", "message metadata", "run context",
-        "embedded client", "request-scoped secrets", "skill binding", "sandbox env", "MCP interceptors",
-        "sandbox lease", "MCP headers", "header values",
+        "durable context", "input sanitization", "tool-result sanitization", "user id", "server-owned keys",
+        "message metadata", "run context", "embedded client", "request-scoped secrets", "skill binding", "sandbox env",
+        "MCP interceptors", "sandbox lease", "MCP headers", "header values",
     ]
     for source in b.DEERFLOW_SOURCES:
         assert re.fullmatch(r"[0-9a-f]{40}", source.commit), source
@@ -232,16 +232,30 @@ def test_a_source_is_read_at_the_pin_with_a_line_or_is_labelled_later():
         if source.pinned:
             assert source.line and not source.what.startswith("later"), source
         else:
-            assert source.line is None and source.what.startswith("later, not in the pinned tree:"), source
+            assert source.what.startswith("later, not in the pinned tree:"), source
     assert [s.topic for s in b.DEERFLOW_SOURCES if not s.pinned] == ["sandbox lease", "MCP headers", "header values"]
     pinned_files = {f.path for f in b.PINNED_FUNCTIONS}
     assert pinned_files <= {s.path for s in b.DEERFLOW_SOURCES if s.pinned}, "every checked file is cited at the pin"
 
 
+def test_each_behaviour_is_credited_to_the_prs_that_brought_it():
+    """Each credit checked with `git log -S` on a snapshot of bytedance/deer-flow at the pin (issue 33): the
+    function or constant that does it first appears in the commit of that PR."""
+    threads = {s.topic: s.threads.split(", ") for s in b.DEERFLOW_SOURCES}
+    assert {"#3662", "#4155"} <= set(threads["input sanitization"])  # boundary markers; durable_context_data blocked
+    assert threads["tool-result sanitization"] == ["#4002"]
+    assert "#3839" in threads["user id"]  # the internal owner's id
+    assert "#3898" in threads["server-owned keys"]  # non_interactive for internal callers (#3754 only renamed it)
+    assert "#4448" in threads["request-scoped secrets"]  # the metadata auth_token refusal
+    assert threads["MCP interceptors"] == ["#908", "#2451"]  # OAuth, then custom interceptors; #4690 only moved them
+    lease = next(s for s in b.DEERFLOW_SOURCES if s.topic == "sandbox lease")
+    assert (lease.commit[:8], lease.line) == ("163bcf1f", 28)
+
+
 def test_the_source_table_says_whether_each_commit_is_the_pinned_one():
     rows = b.deerflow_source_table()
     assert [r["topic"] for r in rows] == [s.topic for s in b.DEERFLOW_SOURCES]
-    assert [r["pinned commit?"] for r in rows] == ["yes"] * 11 + ["no"] * 3
+    assert [r["pinned commit?"] for r in rows] == ["yes"] * 12 + ["no"] * 3
     assert rows[0]["file"] == "durable_context_middleware.py:249" and rows[-1]["file"] == "headers.py"
     assert rows[-1]["read at"] == b.DEERFLOW_SOURCES[-1].commit[:8] == "87d6d612"
 
@@ -862,17 +876,17 @@ def test_more_exposure_never_recommends_less_isolation(users, reachable, creds, 
 
 
 def test_in_spanish_the_source_table_translates_headings_and_prose_but_not_the_facts(spanish):
-    row = b.deerflow_source_table()[2]
+    row = b.deerflow_source_table()[3]
     assert row == {
         "tema": "id de usuario",
         "qué hace DeerFlow": "el Gateway escribe el id, el rol y los campos OAuth del usuario autenticado en el contexto "
         "de la ejecución, por encima de los del cliente; sin usuario autenticado, el user_id del cliente se queda",
         "archivo": "services.py:424",
         "leído en": "f1f4af99",
-        "issues / PR": "#2784, #3665",
+        "issues / PR": "#2784, #3665, #3839",
         "¿commit fijado?": "sí",
     }
-    assert b.deerflow_source_table()[6]["issues / PR"] == "no se encontró ninguno"
+    assert b.deerflow_source_table()[7]["issues / PR"] == "no se encontró ninguno"
     assert b.deerflow_source_table()[-1]["¿commit fijado?"] == "no"
 
 

@@ -140,6 +140,21 @@ def test_secret_binding_replaces_the_previous_set_and_reports_a_change():
     assert fresh["audit"] is None  # nothing supplied, nothing recorded before: A is not even reported missing
 
 
+def test_two_declared_skills_of_one_name_pool_their_requirements():
+    """skill_activation_middleware.py lines 419-425 at f1f4af99: the binding loop keys the audit by skill name and
+    never drops a source of a name it has seen, so two sources named "s" (a slash-activated skill that is also in the
+    thread's skill context, lines 413-414) both count. Counted by hand: B is supplied; A, C and A again are not."""
+    skills = [{"name": "s", "requires": [{"name": "A", "optional": False}, {"name": "B", "optional": False}]},
+              {"name": "s", "requires": [{"name": "C", "optional": False}, {"name": "A", "optional": False}]},
+              {"name": "t", "requires": [{"name": "B", "optional": True}]}]
+    bound = p.bind_skill_secrets({"secrets": {"B": "b"}}, skills)
+    assert bound["context"][p.ACTIVE_SECRETS_KEY] == {"B": "b"}
+    assert bound["audit"] == {"skills": ["s", "t"], "secrets": ["B"], "missing": {"s": ["A", "A", "C"]}}
+    second_only = p.bind_skill_secrets({"secrets": {"C": "c"}}, skills)  # the second "s" is not dropped
+    assert second_only["context"][p.ACTIVE_SECRETS_KEY] == {"C": "c"}
+    assert second_only["audit"]["missing"] == {"s": ["A", "A", "B"]}
+
+
 def test_bad_arguments_are_named():
     with pytest.raises(TypeError, match="name must be a str, got int"):
         p.is_blocked_env_name(3)

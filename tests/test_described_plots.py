@@ -16,7 +16,6 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from loopkit import DetectorConfig  # noqa: E402
@@ -34,40 +33,40 @@ def _close_figures():
     plt.close("all")
 
 
-def decisions(rows) -> pd.DataFrame:
-    """A hand-made replay table: (step, layer, action) per batch."""
-    return pd.DataFrame([{"step": step, "layer": layer, "action": action} for step, layer, action in rows])
-
-
 def test_the_timelines_description_says_where_each_layer_first_warned_and_stopped():
-    df = decisions([(1, "", "ok"), (2, "", "ok"), (3, "hash", "warn"), (4, "frequency", "warn"), (5, "hash", "stop")])
-    said = timeline_description(df, DetectorConfig(warn_threshold=3, hard_limit=5), ["bash"])
+    small = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
+    df = replay_table.replay([[{"name": "bash", "args": {"command": "pytest"}}]] * 6, small)
+    said = timeline_description(df)
     top, bottom = said.split(" Bottom, ")
-    assert top.startswith("Timeline of 5 batches.") and "warn threshold 3 and the hard limit 5" in top
-    assert top.endswith("first warning: batch 3, first stop: batch 5.")
-    assert "the calls of bash" in bottom and bottom.endswith("first warning: batch 4, first stop: never.")
+    assert top.startswith("Timeline of 4 batches.") and "warn threshold 2 and the hard limit 9" in top
+    assert top.endswith("first warning: batch 2, first stop: never.")
+    assert bottom.startswith("the frequency layer: the calls of bash in the window, against 2 and 3; first warning: "
+                             "batch 3, first stop: batch 4.")
+    assert bottom.endswith("the 2 later batches of this trace are not drawn.")
 
 
 def test_the_timelines_description_in_spanish(spanish):
-    df = decisions([(1, "", "ok"), (2, "hash", "stop")])
-    said = timeline_description(df, DetectorConfig(), ["read_file"])
-    assert said.startswith("Línea de tiempo de 2 lotes.") and "primer aviso: nunca, primera parada: lote 2" in said
+    df = replay_table.replay([[{"name": "bash", "args": {"command": "pytest"}}]] * 2,
+                             DetectorConfig(warn_threshold=1, hard_limit=2))
+    said = timeline_description(df)
+    assert said.startswith("Línea de tiempo de 2 lotes.") and "primer aviso: lote 1, primera parada: lote 2" in said
 
 
 def test_a_drawn_timeline_carries_its_description():
     config = DetectorConfig()
     df = replay_table.replay(get("edit_test_same_failure").batches, config)
     hash_ax, freq_ax = timeline(df, config)
-    shown = replay_table.tool_columns(df)[:3]
-    assert description(hash_ax.figure) == timeline_description(df, config, shown)
+    assert freq_ax is None and description(hash_ax.figure) == timeline_description(df, config)
 
 
 def test_no_two_lines_of_a_timeline_differ_by_colour_alone():
-    config = DetectorConfig(tool_freq_overrides={"bash": (4, 8)})
-    df = replay_table.replay(get("edit_test_same_failure").batches, config)
-    for ax in timeline(df, config):
-        looks = [(line.get_linestyle(), line.get_marker()) for line in ax.lines]
-        assert len(set(looks)) == len(looks), f"two lines share a style and marker: {looks}"
+    config = DetectorConfig(warn_threshold=2, tool_freq_overrides={"bash": (2, 8)})
+    for name in ("edit_test_same_failure", "abc_cycle"):
+        axes = [ax for ax in timeline(replay_table.replay(get(name).batches, config), config) if ax is not None]
+        assert axes
+        for ax in axes:
+            looks = [(line.get_linestyle(), line.get_marker()) for line in ax.lines]
+            assert len(set(looks)) == len(looks), f"two lines share a style and marker: {looks}"
 
 
 def test_the_heatmaps_description_counts_the_framed_cells_per_detector():

@@ -1,9 +1,14 @@
 """The workshop kit in docs/ stays true to the workbook: live exercises that exist, a hub link
-that opens chapter 00, a glossary with the chapters' terms, and links that resolve."""
+that opens chapter 00, a glossary with the chapters' terms, and links that resolve; and the maps of the code
+(docs/architecture.md, tests/README.md) name paths that exist, templated ones expanded, and the mypy settings
+pyproject.toml has."""
 
 from __future__ import annotations
 
+import pathlib
 import re
+import subprocess
+import tomllib
 import urllib.parse
 
 import pytest
@@ -127,7 +132,8 @@ def test_relative_links_in_docs_resolve(page):
 #: The terms issue 15 fixed for the Spanish track, with the English term the glossary must show beside each.
 SPANISH_TERMS = {
     "huella": "fingerprint",
-    "intervalo de lectura": "read bucket",
+    "bloque de lectura": "read bucket",
+    "rango de líneas": "line range",
     "normalización": "normalization",
     "multiplicidad": "multiplicity",
     "expulsión por inserción": "insertion-order eviction",
@@ -140,7 +146,7 @@ SPANISH_TERMS = {
 
 #: Renderings the Spanish track does not use, and the term it uses instead.
 NOT_OUR_TERMS = {
-    "cubeta": "intervalo de lectura",
+    "cubeta": "bloque de lectura",
     "huella digital": "huella",
     "advertencia": "aviso",
     "ventana móvil": "ventana deslizante",
@@ -172,3 +178,61 @@ def test_the_spanish_track_uses_its_own_terms(path):
     prose = re.sub(r"`[^`]*`", "", text).lower()
     found = {word: ours for word, ours in NOT_OUR_TERMS.items() if re.search(rf"\b{word}", prose)}
     assert not found, f"{path.name} says {sorted(found)}; the glossary's terms are {found}"
+
+
+# -- the maps: docs/architecture.md and tests/README.md name paths, templated ones too, that must exist -----------
+
+MAPS = ("docs/architecture.md", "tests/README.md")
+TRACKED_TOP = {name.split("/")[0] for name in subprocess.run(
+    ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.splitlines()}
+
+
+def named_paths(text: str) -> list[str]:
+    """The repository paths a page names in backticks: those whose first part is a tracked top-level file or folder
+    (``loopkit/core/keys.py``, ``tools/mutants.py``, ``pyproject.toml``). A ``file::test`` name counts as its file;
+    a command (a backticked text with a space outside a ``<placeholder>``) does not."""
+    found = []
+    for token in re.findall(r"`([^`\n]+)`", text):
+        path = token.split("::")[0]
+        if " " in re.sub(r"<[^>]*>", "", path) or path.split("/")[0] not in TRACKED_TOP:
+            continue
+        found.append(path)
+    return found
+
+
+def expanded(path: str) -> list[pathlib.Path]:
+    """The files and folders a named path stands for: itself, or for a templated path (``<language>``, ``chNN``)
+    everything that fits it, each ``<placeholder>`` one name and ``NN`` two digits."""
+    pattern = re.sub(r"<[^>]*>", "*", path).replace("NN", "[0-9][0-9]")
+    return sorted(ROOT.glob(pattern)) if pattern != path else [ROOT / path] if (ROOT / path).exists() else []
+
+
+def test_a_templated_path_is_expanded():
+    assert expanded("loopkit/core/locales/<language>/LC_MESSAGES/loopkit.po") == [
+        ROOT / "loopkit/core/locales/es/LC_MESSAGES/loopkit.po"]
+    assert ROOT / "loopkit/teaching/exercises/ch02.py" in expanded("loopkit/teaching/exercises/chNN.py")
+    assert expanded("loopkit/core/locales/<language>/<module>.toml") == []
+    assert named_paths("run `make lint`, read `loopkit/views/widgets/<view>.py` and `tests/test_x.py::test_y`") == [
+        "loopkit/views/widgets/<view>.py", "tests/test_x.py"]
+
+
+@pytest.mark.parametrize("page", MAPS)
+def test_the_maps_name_paths_that_exist(page):
+    paths = named_paths((ROOT / page).read_text(encoding="utf-8"))
+    assert len(paths) >= 5
+    missing = [path for path in paths if not expanded(path)]
+    assert not missing, f"{page} names paths that nothing in the checkout fits: {missing}"
+
+
+def test_tests_readme_describes_the_mypy_overrides_that_pyproject_has():
+    """Each loopkit module that pyproject.toml's mypy settings treat differently is the one tests/README.md's mypy
+    paragraph names (as `teaching/exercises` or `loopkit.teaching.exercises`), and it names no other."""
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert "exclude" not in mypy, "pyproject.toml leaves modules out of mypy: name them in tests/README.md"
+    overridden = {module.removesuffix(".*") for override in mypy.get("overrides", [])
+                  for module in override["module"] if module.startswith("loopkit")}
+    paragraph = re.search(r"^- \*\*mypy\*\*(.*?)(?=^\S|^- |\Z)", (ROOT / "tests" / "README.md").read_text(
+        encoding="utf-8"), re.M | re.S).group(1)
+    named = {"loopkit." + name.removeprefix("loopkit.").removeprefix("loopkit/").replace("/", ".")
+             for name in re.findall(r"`((?:loopkit[./])?(?:core|traces|teaching|views|cli)\b[a-z_./]*)`", paragraph)}
+    assert named == overridden

@@ -1,7 +1,8 @@
-"""The instructor's notes on every exercise (docs/instructor.md, docs/es/notas-ejercicios.md) are written from the
-exercises themselves by tools/exercise_notes.py, and are up to date."""
+"""The instructor's notes on every exercise (docs/exercise-notes.md, docs/es/notas-por-ejercicio.md, files of their own
+beside the guides) are written from the exercises themselves by tools/exercise_notes.py, and are up to date."""
 
 import importlib.util
+import re
 
 from notebook_tools import ROOT
 
@@ -10,10 +11,18 @@ exercise_notes = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(exercise_notes)
 
 
-def test_the_notes_in_both_guides_are_up_to_date():
+def test_both_notes_files_are_up_to_date():
     for language, path in exercise_notes.TARGETS.items():
         old, new = exercise_notes.rewritten(path, language)
         assert old == new, f"{path.name} is out of date: run python tools/exercise_notes.py --write"
+
+
+def test_the_guides_link_to_the_notes_and_hold_none_of_them():
+    for guide, notes_file in ((ROOT / "docs" / "instructor.md", "exercise-notes.md"),
+                              (ROOT / "docs" / "es" / "notas-ejercicios.md", "notas-por-ejercicio.md")):
+        text = guide.read_text(encoding="utf-8")
+        assert f"]({notes_file}" in text, f"{guide.name} does not link to {notes_file}"
+        assert not re.search(r"^#+ \d+\.\d+ · ", text, re.M), f"{guide.name} holds per-exercise notes"
 
 
 def test_every_exercise_has_a_note_with_each_of_its_misconceptions():
@@ -21,7 +30,7 @@ def test_every_exercise_has_a_note_with_each_of_its_misconceptions():
 
     text = exercise_notes.notes("en")
     for question in all_questions().values():
-        assert f"#### {question.qid} · " in text
+        assert f"### {question.qid} · " in text
         for _, why in question.misconceptions:
             assert why is None or exercise_notes._cell(why) in text, (question.qid, why)
         for case in question.cases:
@@ -35,7 +44,6 @@ def test_the_spanish_notes_are_in_spanish():
 
 # --- the notes on the exercises the plans run live ------------------------------------------------------------
 
-import re  # noqa: E402
 import sys  # noqa: E402
 
 import pytest  # noqa: E402
@@ -53,7 +61,7 @@ def test_the_live_exercises_are_the_ones_the_plans_run_live():
     assert live and set(live) == set(named)
     assert live == sorted(live, key=lambda qid: tuple(map(int, qid.split(".")))), "in chapter order"
     for language in ("en", "es"):
-        headings = re.findall(r"^#### (\d+\.\d+) · ", exercise_notes.live_notes(language), re.M)
+        headings = re.findall(r"^### (\d+\.\d+) · ", exercise_notes.live_notes(language), re.M)
         assert headings == live
 
 
@@ -92,7 +100,9 @@ def test_a_plan_that_runs_an_exercise_without_responses_cannot_be_written(monkey
         exercise_notes.live_notes("en")
 
 
-def test_both_guides_hold_the_live_notes_block():
-    for path in exercise_notes.TARGETS.values():
+def test_each_notes_file_holds_the_live_notes_then_every_exercise():
+    for language, path in exercise_notes.TARGETS.items():
         text = path.read_text(encoding="utf-8")
-        assert "<!-- live-notes -->" in text and "<!-- /live-notes -->" in text, path.name
+        live, every = exercise_notes.PAGE[language]["live"], exercise_notes.PAGE[language]["every"]
+        assert text.index(live) < text.index(every), path.name
+        assert exercise_notes.live_notes(language).strip() in text.split(every)[0], path.name

@@ -1,8 +1,14 @@
 """Chapters 00 and 01: each reference answer is computed from loopkit, and each listed slip is what a plausible
 wrong model of the rule gives."""
 
-from loopkit import call_entry, fingerprint, normalize_args
+import pathlib
+
+from loopkit import DetectorConfig, PinnedMiddleware, call_entry, fingerprint, load_trace, normalize_args
 from loopkit.teaching.exercises import ch00, ch01
+from loopkit.traces.replay import replay_batches
+
+#: Chapter 00's stuck session, the transcript exercise 0.1 asks about.
+STUCK_SESSION = pathlib.Path(__file__).resolve().parent.parent / "notebooks" / "data" / "stuck_task.openai_chat.json"
 
 
 def repeat_turns(trace, same=lambda a, b: fingerprint([a]) == fingerprint([b])):
@@ -10,15 +16,48 @@ def repeat_turns(trace, same=lambda a, b: fingerprint([a]) == fingerprint([b])):
     return [turn for turn, call in enumerate(trace, start=1) if any(same(call, earlier) for earlier in trace[:turn - 1])]
 
 
-def test_0_1_three_of_the_six_calls_repeat_earlier_work():
+def first_step(action, config=None):
+    """The step at which the pinned detector, with ``config``, first takes ``action`` on the stuck session."""
+    steps = replay_batches(load_trace(STUCK_SESSION).batches, PinnedMiddleware(config))
+    return next(step.step for step in steps if step.decision.action == action)
+
+
+def occurrence_steps(calls):
+    """The steps (from 1) of the stuck session whose batch is exactly ``calls``."""
+    batches = load_trace(STUCK_SESSION).batches
+    return [step for step, batch in enumerate(batches, start=1) if fingerprint(batch) == fingerprint(calls)]
+
+
+def test_0_1_the_detector_stops_the_stuck_session_at_step_9():
+    assert first_step("stop") == ch00.q1.solution_value == 9
+    assert first_step("warn") == 6 and 6 in ch00.q1.wrong_answers               # the warning taken for the stop
+    batches = load_trace(STUCK_SESSION).batches
+    tests, read = batches[0], batches[1]
+    assert [call["name"] for call in tests + read] == ["bash", "read_file"]
+    assert occurrence_steps(tests)[:5] == [1, 4, 6, 8, 9]                         # the hint's steps
+    # the slips: five repeats after the first (a 6th occurrence), the read's 5th time, one occurrence short
+    assert first_step("stop", DetectorConfig(hard_limit=6)) == 11 and 11 in ch00.q1.wrong_answers
+    assert occurrence_steps(read)[4] == 12 and 12 in ch00.q1.wrong_answers
+    assert first_step("stop", DetectorConfig(hard_limit=4)) == 8 and 8 in ch00.q1.wrong_answers
+    assert len(batches) == 12 and 5 in ch00.q1.wrong_answers                    # the 5th step, not the 5th time
+
+
+def test_0_1_each_slip_gets_its_own_explanation():
+    explanations = {answer: ch00.q1.verify(answer).explanation for answer in ch00.q1.wrong_answers}
+    assert len(set(explanations.values())) == len(explanations)
+    assert all("not the expected value" not in text for text in explanations.values())
+    assert ch00.q1.verify("9").ok and ch00.q1.verify(9).ok
+
+
+def test_0_4_three_of_the_six_calls_repeat_earlier_work():
     assert repeat_turns(ch00.TRACE) == [3, 4, 5]
-    assert ch00.q1.solution_value == len(repeat_turns(ch00.TRACE)) == 3
+    assert ch00.q4.solution_value == len(repeat_turns(ch00.TRACE)) == 3
     # the slips: every turn whose call occurs twice, the calls that get repeated, back-to-back repeats only
     fps = [fingerprint([call]) for call in ch00.TRACE]
     assert sum(fps.count(fp) > 1 for fp in fps) == 5
     assert len({fp for fp in fps if fps.count(fp) > 1}) == 2
     assert sum(a == b for a, b in zip(fps, fps[1:])) == 1
-    assert {5, 2, 1, 6} == set(ch00.q1.wrong_answers)
+    assert {5, 2, 1, 6} == set(ch00.q4.wrong_answers)
 
 
 def test_0_2_first_repeat_is_turn_5_and_the_same_tool_model_says_3():

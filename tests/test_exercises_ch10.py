@@ -155,3 +155,45 @@ def test_10_4_the_spanish_solution_code_is_the_same_program_with_spanish_comment
     spanish = translations("es").gettext(ch10.EVASIVE_TRACE_CODE)
     assert "diez acciones distintas" in spanish and "ten different actions" not in spanish
     assert ch10._run_solution_code(spanish) == ch10.q4.solution_value
+
+
+# -- 10.5 --------------------------------------------------------------------------------------------------------
+
+EDIT_TEST = DATA / "edit_test_cycle.claude_code.jsonl"
+
+
+def edit_test_batches():
+    """The edit-and-test session as the detector reads it: Claude Code's tool names mapped to DeerFlow's."""
+    from loopkit import ToolMap
+
+    claude_code = ToolMap("claude-code")
+    return [claude_code.map_batch(batch) for batch in load_trace(EDIT_TEST).batches]
+
+
+def stop_step(config):
+    return next((step for step, d in enumerate(decisions(edit_test_batches(), config), 1) if d.action == "stop"), None)
+
+
+def test_10_5_the_override_leaves_the_hash_stop_and_a_higher_hard_limit_removes_it():
+    override = DetectorConfig(tool_freq_overrides={"bash": (80, 120)})
+    answer = (stop_step(override), stop_step(DetectorConfig(hard_limit=6)))
+    assert answer == ch10.q5.solution_value == (12, None)
+    assert stop_step(DetectorConfig()) == 12  # the override moved nothing: the same step as the defaults
+    assert decisions(edit_test_batches())[-1].layer == "hash"
+
+
+def test_10_5_the_only_repeated_batch_is_the_test_run_and_every_edit_is_new():
+    batches = edit_test_batches()
+    repeated = {digest: steps for digest, steps in occurrences(batches).items() if len(steps) > 1}
+    [(digest, steps)] = repeated.items()
+    assert steps == [1, 5, 8, 10, 12] and batches[0][0]["name"] == "bash"
+    assert {batch[0]["name"] for batch in batches if fingerprint(batch) != digest} >= {"str_replace", "read_file"}
+    assert first_step(batches, "warn") == 8  # the 3rd test run, as the (8, None) slip's feedback says
+
+
+def test_10_5_each_slip_is_what_a_plausible_wrong_rule_gives():
+    assert ch10.q5.verify((None, None)).explanation.startswith("An override does not reach this stop")
+    assert not ch10.q5.verify((12, 12)).ok and "only 5 times" in ch10.q5.verify((12, 12)).explanation
+    assert ch10.q5.verify([12, None]).ok and not ch10.q5.verify(12).ok
+    five_runs = len(occurrences(edit_test_batches())[fingerprint(edit_test_batches()[0])])
+    assert five_runs == 5 < 6  # why --hard 6 never stops this session

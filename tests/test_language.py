@@ -11,8 +11,10 @@ questions themselves, to prove the extraction sees every one.
 from __future__ import annotations
 
 import contextvars
+import json
 import os
 import pathlib
+import re
 import string
 import subprocess
 import sys
@@ -30,6 +32,7 @@ from loopkit.teaching.exercises import all_questions, chapter_modules
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tools import tracks  # noqa: E402 (tools/tracks.py: the twins)
 from tools.babel_extract import messages  # noqa: E402 (tools/ is not a package loopkit ships)
 
 FOREIGN = language.languages()[1:]
@@ -281,3 +284,86 @@ def test_every_chapter_module_is_one_of_the_exercise_modules():
     """The exercise extraction above reads the questions of these modules: each one's texts are a chapter's."""
     assert [module.__name__.rsplit(".", 1)[1] for module in chapter_modules()] == \
         sorted(path.stem for path in (ROOT / "loopkit" / "teaching" / "exercises").glob("ch[0-9][0-9].py"))
+
+
+# --- one Spanish word for a read bucket, one for a line range (issue 31) ------------------------------------------
+
+GLOSARIO = ROOT / "docs" / "es" / "glosario.md"
+CATALOG = ROOT / "loopkit" / "core" / "locales" / "es" / "LC_MESSAGES" / "loopkit.po"
+#: The sentence of the Spanish glossary that fixes the two terms and the word used for neither.
+TERM_RULE = re.compile(r"decimos\s+\*(\w+)\*\s+para\s+\*bucket\*\s+y\s+\*(\w+)\*\s+para\s+\*range\*;\s+\*(\w+)\*\s+no\s+se\s+usa")
+#: A text about another kind of bucket (chapter 09's per-user memory buckets) says "bucket" for it, not "bloque".
+OTHER_BUCKETS = re.compile(r"\bmemory buckets?\b", re.I)
+
+
+def spanish_terms() -> tuple[str, str, str]:
+    """(bucket, range, the word used for neither), as the Spanish glossary states them."""
+    match = TERM_RULE.search(GLOSARIO.read_text(encoding="utf-8"))
+    assert match, "docs/es/glosario.md no longer says which words mean bucket and range"
+    return match.groups()
+
+
+def says(word: str, text: str) -> bool:
+    """True when ``text`` uses ``word`` or its plural as a word, in any case."""
+    return re.search(rf"\b{word}(e?s)?\b", text, re.I) is not None
+
+
+def prose(text: str) -> str:
+    """Markdown without code spans and link targets: what a learner reads as words."""
+    return re.sub(r"`[^`]*`", "", re.sub(r"\]\([^)]*\)", "]", text))
+
+
+def everything_shown(nb: dict) -> str:
+    """Every text of a chapter a learner can read: cells, outputs and stored views."""
+    parts = []
+    for cell in nb["cells"]:
+        parts.append("".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
+        for output in cell.get("outputs", []):
+            parts.append(json.dumps(output, ensure_ascii=False))
+    parts.append(json.dumps(nb["metadata"].get("widgets", {}), ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def test_the_glossary_fixes_bloque_for_bucket_and_rango_for_range():
+    assert spanish_terms() == ("bloque", "rango", "intervalo")
+    glossary = GLOSARIO.read_text(encoding="utf-8")
+    assert re.search(r"^\*\*bloque de lectura\*\* \(read bucket, capítulo 02\)", glossary, re.M)
+    assert re.search(r"^\*\*rango de líneas\*\* \(line range, capítulo 02\)", glossary, re.M)
+
+
+def test_the_term_check_sees_the_rejected_word_and_the_missing_term():
+    assert says("intervalo", "dentro del Intervalo 0") and says("intervalo", "los intervalos")
+    assert not says("intervalo", "intervalar") and says("rango", "dos rangos")
+    assert not says("bucket", "(read_bucket)") and says("bucket", "200-line buckets")
+    assert prose("la clave `a.py:0-0` de [capítulo 02](02_bloques_de_lectura.ipynb)") == "la clave  de [capítulo 02]"
+
+
+
+@pytest.mark.parametrize("english, spanish", tracks.twins(), ids=lambda path: path.name)
+def test_each_spanish_chapter_says_bloque_for_bucket_and_rango_for_range(english, spanish):
+    bucket, line_range, neither = spanish_terms()
+    en, es = (json.loads(path.read_text(encoding="utf-8")) for path in (english, spanish))
+    assert not says(neither, everything_shown(es)), f"{spanish.name} still says {neither!r}"
+    for index, (en_cell, es_cell) in enumerate(zip(en["cells"], es["cells"])):
+        if en_cell["cell_type"] != "markdown":
+            continue
+        en_text, es_text = (prose("".join(cell["source"])) for cell in (en_cell, es_cell))
+        if says("bucket", en_text) and not OTHER_BUCKETS.search(en_text):
+            assert says(bucket, es_text), f"{spanish.name}, cell {index}: a read bucket without {bucket!r}"
+        if says("range", en_text):
+            assert says(line_range, es_text), f"{spanish.name}, cell {index}: a line range without {line_range!r}"
+
+
+def test_loopkits_spanish_messages_say_bloque_for_bucket_and_rango_for_range():
+    bucket, line_range, neither = spanish_terms()
+    catalog = read(CATALOG)
+    for message in catalog:
+        if not message.id:
+            continue
+        english = " ".join(message.id) if isinstance(message.id, tuple) else message.id
+        spanish = " ".join(message.string) if isinstance(message.string, tuple) else message.string
+        assert not says(neither, spanish), f"{english!r} is translated with {neither!r}: {spanish!r}"
+        if says("bucket", english) and not OTHER_BUCKETS.search(english):
+            assert says(bucket, spanish), f"{english!r}: a read bucket without {bucket!r}: {spanish!r}"
+        if says("range", english):
+            assert says(line_range, spanish), f"{english!r}: a line range without {line_range!r}: {spanish!r}"

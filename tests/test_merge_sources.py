@@ -98,3 +98,45 @@ def test_a_cell_without_an_id_is_refused_by_name():
     del broken["cells"][1]["id"]
     with pytest.raises(SystemExit, match="cell 1 has no id"):
         merge_sources.merge(BASE, broken, BASE)
+
+
+def test_both_sides_edits_of_one_cell_on_different_lines_are_both_kept():
+    base = notebook(("a", "markdown", "# Title\n\nFirst line.\nSecond line.\nThird line.\n"))
+    ours = edited(base, "a", "# Title\n\nFirst line, better.\nSecond line.\nThird line.\n")
+    theirs = edited(base, "a", "# Title\n\nFirst line.\nSecond line.\nThird line, better.\n")
+    merged, conflicts = merge_sources.merge(base, ours, theirs)
+    assert conflicts == []
+    assert sources(merged) == [("a", "# Title\n\nFirst line, better.\nSecond line.\nThird line, better.\n")]
+
+
+def test_a_twin_cell_stamped_again_on_one_side_keeps_that_stamp():
+    """A Spanish cell re-stamped after an English wording fix (tools/tracks.py), its text unchanged, takes the new
+    stamp, so the merged twin is not stale; stamped differently on both sides, it is a conflict."""
+    def stamped(nb, cell_id, digest):
+        changed = copy.deepcopy(nb)
+        cell = next(cell for cell in changed["cells"] if cell["id"] == cell_id)
+        cell["metadata"]["loopkit"] = {"translates_sha256": digest}
+        return changed
+
+    base = stamped(BASE, "c", "old")
+    merged, conflicts = merge_sources.merge(base, base, stamped(base, "c", "new"))
+    assert conflicts == []
+    assert merged["cells"][2]["metadata"]["loopkit"] == {"translates_sha256": "new"}
+    _, conflicts = merge_sources.merge(base, stamped(base, "c", "ours"), stamped(base, "c", "theirs"))
+    assert len(conflicts) == 1 and "cell c was changed on both sides" in conflicts[0]
+
+
+def test_a_cell_rewritten_on_one_side_and_only_stamped_on_the_other_is_the_rewritten_one():
+    """A branch re-stamped every Spanish cell (tools/tracks.py) while another rewrote one: no conflict, the rewritten
+    cell with its own stamp, which tools/tracks.py then judges against the merged English cell."""
+    base = copy.deepcopy(BASE)
+    restamped = copy.deepcopy(base)
+    for cell in restamped["cells"]:
+        cell["metadata"]["loopkit"] = {"translates_sha256": "h-" + cell["id"]}
+    rewritten = edited(base, "c", "Mejor prosa.")
+    for ours, theirs in ((restamped, rewritten), (rewritten, restamped)):
+        merged, conflicts = merge_sources.merge(base, ours, theirs)
+        assert conflicts == []
+        cell = merged["cells"][2]
+        assert "".join(cell["source"]) == "Mejor prosa." and "loopkit" not in cell["metadata"]
+        assert merged["cells"][0]["metadata"]["loopkit"] == {"translates_sha256": "h-a"}

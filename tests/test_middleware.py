@@ -13,6 +13,7 @@ from loopkit.core.middleware import (
     MAX_PENDING_WARNINGS,
     STOP_REASON_CAPACITY,
     RunIdAnchors,
+    Runtime,
     merge_warnings,
     middleware_for,
     pinned_run_id,
@@ -277,14 +278,14 @@ def test_later_middleware_decides_severity_first():
 def test_run_id_anchors_follow_one_invocation_and_are_released():
     anchors = RunIdAnchors(maxsize=2)
     control_a, control_b = object(), object()
-    a = anchors.run_id({}, control_a)
-    assert anchors.run_id(None, control_a) == a != anchors.run_id({}, control_b)
-    assert anchors.run_id({"run_id": "given"}, control_a) == "given"
-    anchors.release(control_a)
-    assert anchors.run_id({}, control_a) != a  # a new invocation on the same control gets a new id
-    b = anchors.run_id({}, control_b)  # control_b is now the most recently used
-    anchors.run_id({}, object())  # the map is bounded: the least recently used anchor (control_a's) goes
-    assert len(anchors) == 2 and anchors.run_id({}, control_b) == b
+    a = anchors.run_id(Runtime({}, control=control_a))
+    assert anchors.run_id(Runtime(None, control=control_a)) == a != anchors.run_id(Runtime({}, control=control_b))
+    assert anchors.run_id(Runtime({"run_id": "given"}, control=control_a)) == "given"
+    anchors.release(Runtime({}, control=control_a))
+    assert anchors.run_id(Runtime({}, control=control_a)) != a  # a new invocation on the same control: a new id
+    b = anchors.run_id(Runtime({}, control=control_b))  # control_b is now the most recently used
+    anchors.run_id(Runtime({}, control=object()))  # the map is bounded: the least recently used anchor goes
+    assert len(anchors) == 2 and anchors.run_id(Runtime({}, control=control_b)) == b
 
 
 def test_middleware_for_names_the_versions():

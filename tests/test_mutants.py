@@ -37,6 +37,32 @@ def test_the_data_has_enough_live_mutants_on_every_floor():
     assert {m.floor for m in live} >= {"core", "traces", "teaching", "views", "cli"}
 
 
+def test_the_teaching_floor_has_mutants_in_each_of_its_parts():
+    """Issue 32: the largest floor had 7 mutants, none on these parts. Each part has some now, live or equivalent with
+    the reason no test could tell it apart."""
+    teaching = [m for m in mutants.load() if m.floor == "teaching"]
+    assert len(teaching) >= 37
+    parts = ("boundaries/", "exercises/", "uploads.py", "collisions.py", "eviction_race.py", "js_bucket.py",
+             "read_bucket.js", "room.py")
+    for part in parts:
+        assert any(m.file.startswith(f"loopkit/teaching/{part}") for m in teaching), f"no mutant on teaching/{part}"
+    for m in teaching:
+        assert m.equivalent is None or len(m.equivalent.split()) >= 8, f"{m.id}: say why no test could see it"
+
+
+def test_the_data_check_may_not_kill_a_mutant(tmp_path):
+    """tests/test_mutants.py fails for every mutant (the snippet is gone while it runs); naming it would count a
+    mutant as killed that no behaviour test sees."""
+    (tmp_path / "loopkit").mkdir()
+    (tmp_path / "loopkit" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_mutants.py").write_text("def test_data():\n    pass\n", encoding="utf-8")
+    named = mutants.Mutant("named", "loopkit/m.py", "x = 1", "x = 2", "bug", ("tests/test_mutants.py",))
+    assert mutants.problems([named], root=tmp_path) == [
+        "named: tests/test_mutants.py checks this data, not loopkit's behaviour: it fails for every mutant (the "
+        "snippet is gone while it runs), so it may not be what kills one"]
+
+
 def test_a_snippet_found_twice_or_missing_is_reported(tmp_path):
     (tmp_path / "loopkit").mkdir()
     (tmp_path / "loopkit" / "m.py").write_text("x = 1\nx = 1\n", encoding="utf-8")

@@ -2,6 +2,8 @@
 
 Every expected step below is counted by hand from the stated rule, not computed by the code under test."""
 
+import json
+import pathlib
 import re
 
 import pandas as pd
@@ -68,10 +70,36 @@ def test_every_model_names_the_commit_and_file_it_models(model):
 
 
 def test_the_pins_are_the_checked_commits():
-    # the commits whose files were read with the search tool (read_file with the commit) for issue 14
+    # the commits whose files were read in git snapshots of each project for issue 33 (OpenCode's for issue 14)
     assert {m.name: m.commit[:8] for m in DETECTORS} == {
-        "DeerFlow": "f1f4af99", "Gemini CLI": "022f913d", "OpenHands": "331a1a43", "Roo Code": "37479466",
-        "Cline": "60c5f9f2", "OpenCode": "9c094ad5"}
+        "DeerFlow": "f1f4af99", "Gemini CLI": "5411f113", "OpenHands": "d6fab190", "Roo Code": "cb836567",
+        "Cline": "21cb8d25", "OpenCode": "9c094ad5"}
+
+
+PINS = json.loads((pathlib.Path(__file__).parent / "data" / "peer-pins.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("model", DETECTORS, ids=lambda m: m.name)
+def test_each_pin_was_on_its_projects_default_branch_in_the_snapshot_read(model):
+    """tests/data/peer-pins.json records `git merge-base --is-ancestor COMMIT HEAD` run on a snapshot of each
+    project: a pin from a pull-request branch (the old Gemini CLI, Roo Code and Cline pins) records false."""
+    record = next((r for r in PINS["peers"] if r["peer"] == model.name), None)
+    assert record is not None, f"{model.name} has no record in tests/data/peer-pins.json"
+    assert (record["repo"], record["commit"], record["path"]) == (model.repo, model.commit, model.path)
+    if record.get("unverified"):
+        assert model.name == "OpenCode" and record["is_ancestor"] is None  # the one peer no snapshot could be read for
+        return
+    assert record["default_branch"] == "main" and re.fullmatch(r"[0-9a-f]{40}", record["snapshot_head"])
+    assert record["is_ancestor"] is True, f"{model.name}: {record['commit'][:8]} is not on {record['default_branch']}"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}[+-]\d\d:\d\d", record["snapshot_head_date"])
+
+
+def test_the_replaced_pins_were_branch_commits():
+    replaced = {r["peer"]: r["replaced"] for r in PINS["peers"] if r["replaced"]}
+    assert {peer: (old["commit"][:8], old["is_ancestor"]) for peer, old in replaced.items()} == {
+        "Gemini CLI": ("022f913d", False), "OpenHands": ("331a1a43", None), "Roo Code": ("37479466", False),
+        "Cline": ("60c5f9f2", False)}
+    assert PINS["checked"] == "2026-12-05"
 
 
 # -- Roo Code: the 4th consecutive identical call is blocked -------------------------------------------------
@@ -114,10 +142,13 @@ def test_cline_needs_consecutive_calls_and_ignores_key_order():
     assert run(Cline(), [x1, x2, x1, x2, x1]) == (3, 5)
 
 
-def test_cline_ignores_task_progress():
+def test_cline_counts_every_parameter_and_sorts_nested_keys():
     steps = [call("read_file", path="a.py", task_progress=f"- [x] step {i}") for i in range(5)]
-    assert run(Cline(), steps) == (3, 5)  # the checklist changes every call, the call does not
-    assert run(RooCode(), steps) == (None, None)  # Roo Code at 37479466 has no such exception
+    assert run(Cline(), steps) == (None, None)  # the SDK's check keeps task_progress, which changes every call
+    nested1 = call("edit", path="a.py", range={"start": 1, "end": 9})
+    nested2 = {"name": "edit", "args": {"range": {"end": 9, "start": 1}, "path": "a.py"}}
+    assert run(Cline(), [nested1, nested2, nested1]) == (3, None)
+    assert run(RooCode(), [nested1, nested2, nested1, nested2]) == (None, 4)  # safe-stable-stringify sorts nested keys
 
 
 # -- OpenCode: 3 identical calls in a row within one response (key order counts) ---------------------------------
@@ -153,9 +184,19 @@ def test_gemini_fifth_identical_call_gives_feedback_the_sixth_halts():
     assert run(GeminiCLI(), [A] * 5 + [B] + [A] * 5) == (5, 11)
 
 
-def test_gemini_counts_only_repeats_in_a_row():
-    assert run(GeminiCLI(), [A, B] * 10) == (None, None)
-    assert run(GeminiCLI(), [A, B, C] * 10) == (None, None)
+def test_gemini_catches_a_cycle_of_up_to_five_calls_repeated_five_times():
+    assert run(GeminiCLI(), [A, B] * 4 + [A]) == (None, None)  # 9 calls: the alternation needs 10
+    assert run(GeminiCLI(), [A, B] * 5) == (10, None)
+    assert run(GeminiCLI(), [A, B] * 10) == (10, 11)  # the 11th call continues the cycle: the second detection
+    assert run(GeminiCLI(), [A, B, C] * 10) == (15, 16)
+    assert run(GeminiCLI(), [A, B, C, D, E] * 6) == (25, 26)
+    assert run(GeminiCLI(), [A, B, C, D, E, F] * 10) == (None, None)  # a cycle of six is longer than it looks for
+    assert run(GeminiCLI(), [A, B, C] * 4 + [D] + [A, B, C] * 4) == (None, None)  # D breaks it: 12 and 12 calls
+
+
+def test_gemini_feedback_then_the_next_call_of_the_cycle_halts():
+    assert run(GeminiCLI(), [A, B, C] * 5 + [D] + [A, B, C] * 4) == (15, None)  # D breaks it; four rounds are not five
+    assert run(GeminiCLI(), [A, B] * 5 + [C] + [A, B] * 5) == (10, 21)
 
 
 def test_gemini_detection_ends_the_response():
@@ -167,7 +208,7 @@ def test_gemini_detection_ends_the_response():
 def test_gemini_is_key_order_sensitive():
     x1 = {"name": "bash", "args": {"command": "make", "cwd": "."}}
     x2 = {"name": "bash", "args": {"cwd": ".", "command": "make"}}
-    assert run(GeminiCLI(), [x1, x2] * 5) == (None, None)
+    assert run(GeminiCLI(), [x1, x2, x1, x2, x1]) == (None, None)  # five identical calls, if key order did not count
     assert run(GeminiCLI(), [x1] * 5) == (5, None)
 
 
@@ -209,7 +250,7 @@ def test_openhands_alternation_over_six_pairs():
 
 def test_openhands_compares_a_command_by_its_exit_code_not_its_output():
     poll = [dict(B, observation=f"status: {s}", exit_code=0) for s in ("queued", "running", "running", "done")]
-    assert run(OpenHands(), poll) == (None, 4)  # new output each time, same exit code: stuck at 331a1a43
+    assert run(OpenHands(), poll) == (None, 4)  # new output each time, same exit code: stuck at d6fab190
     assert run(OpenHands(), [dict(B, observation=f"status {i}") for i in range(4)]) == (None, None)
     assert run(OpenHands(), [dict(B, exit_code=c) for c in (0, 1, 0, 1, 0)]) == (None, None)
 
@@ -282,7 +323,10 @@ def test_compare_accepts_pattern_objects_and_rejects_junk():
 # is its first detection and the 6th its second; OpenHands and Roo Code act on call 4; Cline warns at 3 and stops at
 # 5; OpenCode never sees them, since each call comes in its own response. identical_in_batch puts five identical
 # searches in batch 1, so every per-call rule fires there; Gemini's detection cuts that response short and the next
-# call differs. abc_cycle has no call twice in a row and no two-call alternation, so no peer notices it.
+# call differs. abc_cycle repeats A, B, C, one call per turn: Gemini CLI's cycle check (length 3, five times) fires at
+# call 15 and again at 16; no call comes twice in a row and no two calls alternate, so the other peers miss it.
+# reordered_batch rotates its three calls inside each turn, so the 18 calls in model order never repeat one cycle of
+# 1 to 5 calls five times.
 SAME_CALL = {"Gemini CLI": (5, 6), "OpenHands": (None, 4), "Roo Code": (None, 4), "Cline": (3, 5)}
 LIBRARY = {
     "exact_repeat": SAME_CALL,
@@ -290,6 +334,7 @@ LIBRARY = {
     "polling": SAME_CALL,
     "identical_in_batch": {"Gemini CLI": (1, None), "OpenHands": (None, 1), "Roo Code": (None, 1), "Cline": (1, 1),
                            "OpenCode": (None, 1)},
+    "abc_cycle": {"Gemini CLI": (15, 16)},
 }
 
 
@@ -336,7 +381,7 @@ def test_compare_reads_a_one_shot_pattern_once_for_every_detector():
 
 
 def test_rules_and_verdicts_speak_spanish_while_the_data_stays_english(spanish):
-    assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con las claves ordenadas) "
+    assert RooCode().rule == ("bloquea la 4.ª llamada idéntica seguida (nombre + parámetros con sus claves ordenadas) "
                               "y pregunta al usuario")
     assert all(model.rule != model.english_rule for model in DETECTORS)
     df = compare({"rerun": ([[A]] * 6, "loop"), "ping-pong": ([[A], [B]] * 3, "loop"),

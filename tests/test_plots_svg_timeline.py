@@ -12,6 +12,7 @@ from loopkit import DetectorConfig
 from loopkit.core.language import set_language
 from loopkit.teaching import patterns, replay_table
 from loopkit.views.plots.svg_timelines import nice_ticks, timeline_svg
+from loopkit.views.plots.timelines import timeline_data
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -71,46 +72,67 @@ def markers(root, action):
             if g.get("data-marker") == action]
 
 
-def test_the_hash_panel_draws_the_count_its_limits_and_the_decisions():
+def panels(root):
+    return [g.get("data-panel") for g in root.iter(f"{SVG}g") if g.get("data-panel")]
+
+
+def test_the_hash_panel_draws_the_repeated_batchs_count_its_limits_and_the_decisions():
     df = replay_table.replay(patterns.get("edit_test_same_failure"))
+    data = timeline_data(df)
     root = drawing(df)
+    assert panels(root) == ["hash"]  # the frequency layer decided nothing: no empty panel
     top = panel(root, "hash")
     hash_count = count_of(top)
     step = step_of(root)
-    points = series(top, "hash")
-    assert [round(step(x)) for x, _ in points] == df["step"].tolist()
-    assert [round(hash_count(y), 1) for _, y in points] == df["hash_count"].tolist()
+    [repeated] = data.panel("hash").series
+    points = series(top, repeated.key)
+    assert [round(step(x)) for x, _ in points] == list(range(1, 11))  # up to the first stop, not past it
+    assert [round(hash_count(y), 1) for _, y in points] == [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]  # no zig-zag
     assert {(role, round(hash_count(y), 1)) for role, y in levels(top)} == {("warn", 3), ("hard", 5)}
-    decided = df[df["layer"] == "hash"]
     for action in ("warn", "stop"):
-        rows = decided[decided["action"] == action]
         drawn = [(round(step(x)), round(hash_count(y), 1)) for x, y in marker_points(top, action)]
-        assert drawn == markers(top, action) == list(zip(rows["step"], rows["count"].astype(int)))
-    assert markers(top, "warn") == [(6, 3)] and markers(top, "stop") == [(10, 5), (12, 6)]
-    assert markers(panel(root, "frequency"), "warn") == []  # nothing decided by frequency
+        assert drawn == markers(top, action)
+    assert markers(top, "warn") == [(6, 3)] and markers(top, "stop") == [(10, 5)]  # one stop, not two
+
+
+def test_the_notes_under_the_panels_say_what_is_left_out():
+    df = replay_table.replay(patterns.get("edit_test_same_failure"))
+    root = drawing(df)
+    written = " ".join(t.text for t in sorted((t for t in root.iter(f"{SVG}text") if t.get("data-note")),
+                                              key=lambda t: int(t.get("data-note"))))
+    assert written == " ".join(timeline_data(df).notes)
+    assert "the 2 later batches of this trace are not drawn" in written
 
 
 def test_the_frequency_panel_draws_the_busiest_tools_and_its_own_limits():
     df = replay_table.replay(patterns.get("cross_file_sweep"), DetectorConfig(tool_freq_warn=20, tool_freq_hard_limit=40))
     root = drawing(df)
+    assert panels(root) == ["frequency"]
     bottom = panel(root, "frequency")
     tool_count = count_of(bottom)
     points = series(bottom, "tool:read_file")
-    assert [round(tool_count(y), 1) for _, y in points] == df["calls:read_file"].tolist()
+    assert [round(tool_count(y), 1) for _, y in points] == list(range(1, 41))
     assert {(role, round(tool_count(y), 1)) for role, y in levels(bottom)} == {("warn", 20), ("hard", 40)}
-    assert markers(bottom, "warn") == [(20, 20)] and markers(bottom, "stop")[0] == (40, 40)
+    assert markers(bottom, "warn") == [(20, 20)] and markers(bottom, "stop") == [(40, 40)]
     assert [round(tool_count(y), 1) for _, y in marker_points(bottom, "warn")] == [20]
-    assert markers(panel(root, "hash"), "warn") == []  # the hash layer never fired on an honest sweep
     legend = [g.get("data-legend") for g in root.iter(f"{SVG}g") if g.get("data-legend")]
     assert {"calls: read_file", "warn (20)", "hard (40)"} <= set(legend)
 
 
+def test_two_panels_when_both_layers_decided_share_one_step_axis():
+    small = DetectorConfig(warn_threshold=2, hard_limit=9, tool_freq_warn=2, tool_freq_hard_limit=3)
+    root = drawing(replay_table.replay([[{"name": "bash", "args": {"command": "pytest"}}]] * 6, small))
+    assert panels(root) == ["hash", "frequency"]
+    assert markers(panel(root, "hash"), "warn") == [(2, 2)]
+    assert markers(panel(root, "frequency"), "stop") == [(4, 3)]
+
+
 def test_an_override_of_a_shown_tool_gets_its_own_lines():
-    config = DetectorConfig(tool_freq_overrides={"bash": (60, 90)})
+    config = DetectorConfig(tool_freq_overrides={"bash": (35, 90)})
     bottom = panel(drawing(replay_table.replay(patterns.get("bash_pipeline"), config)), "frequency")
     tool_count = count_of(bottom)
     assert {(role, round(tool_count(y), 1)) for role, y in levels(bottom)} == {
-        ("warn", 30), ("hard", 50), ("bash warn", 60), ("bash hard", 90)}
+        ("warn", 30), ("hard", 50), ("bash warn", 35), ("bash hard", 90)}
 
 
 def test_the_svg_scales_to_its_output_area_and_names_itself():

@@ -10,6 +10,8 @@ import dataclasses
 import hashlib
 import http.client
 import pathlib
+import re
+import sys
 import textwrap
 import urllib.error
 import urllib.request
@@ -19,6 +21,9 @@ import pytest
 from loopkit import LRUDict
 from loopkit.core import upstream
 from loopkit.teaching import probe
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+import record_probe  # noqa: E402
 
 MIDDLEWARE = f"{upstream.MIDDLEWARE_DIR}/loop_detection_middleware.py"
 BOUNDED = f"{upstream.MIDDLEWARE_DIR}/_bounded_dict.py"
@@ -538,7 +543,7 @@ def test_directory_fetcher_reads_full_paths_or_bare_file_names(tmp_path):
 def test_the_claims_read_in_spanish(spanish):
     assert [claim.name for claim in probe.CLAIMS] == [
         "normalización JSON",
-        "intervalos de lectura",
+        "bloques de lectura",
         "sensibilidad a la escritura cambiada",
         "invariancia por permutación",
         "multiplicidad",
@@ -583,3 +588,54 @@ def test_the_one_line_reports_speak_spanish(spanish):
         "definiciones conservadas: f; importaciones: import json; constantes literales: ninguna; "
         "otras instrucciones sin ejecutar: 2"
     )
+
+
+# ---------------------------------------------------------------------------------------------------- the recorded run
+# loopkit/teaching/probe/recorded.py holds what upstream's helpers gave when the probe ran on the pinned files
+# (tools/record_probe.py, 2026-12-05): the chapter shows that run offline, beside loopkit computed now.
+
+def test_the_recorded_run_agrees_with_loopkit_on_every_claim():
+    report = probe.recorded_run()
+    assert report.status == "recorded" and not report.ran
+    assert report.message == (
+        "Probe replayed from its run of 2026-12-05, when 2 files were verified by sha256 at f1f4af99bbf1: upstream's "
+        "column is what they gave then, loopkit's is computed now; 7 of 7 claims agree (all agree).")
+    assert list(report.table.columns) == ["checks", "upstream, recorded", "loopkit", "agree"]
+    assert report.table["agree"].all()
+
+
+def test_the_recorded_run_catches_a_copy_that_evicts_by_use():
+    lru_copy = dataclasses.replace(probe.LOOPKIT_HELPERS, label="lru copy", bounded_dict=LRUDict)
+    rows = probe.recorded_run(lru_copy, as_table=False).rows
+    assert [row["claim"] for row in rows if not row["agree"]] == ["insertion-order eviction"]
+    assert rows[5]["upstream, recorded"] == "keeps [('b', 2), ('c', 3)]"  # as the spec says upstream keeps
+    assert rows[5]["lru copy"] == "keeps [('a', 10), ('c', 3)]"
+
+
+def test_the_recording_holds_observations_and_names_not_code():
+    from loopkit.teaching.probe import recorded
+
+    assert list(recorded.UPSTREAM) == [claim.english_name for claim in probe.CLAIMS]
+    digests = recorded.UPSTREAM["digest equality"]
+    assert len(digests) == recorded.BATCHES == probe.BATCHES and all(re.fullmatch(r"[0-9a-f]{12}", d) for d in digests)
+    kept = [name for facts in recorded.RAN.values() for name in facts["kept"]]
+    assert kept == [name for info in upstream.FILES.values() for name in info["names"]]
+    assert all(re.fullmatch(r"[\w.]+", module) for facts in recorded.RAN.values() for module in facts["imports"])
+    source = pathlib.Path(recorded.__file__).read_text(encoding="utf-8")
+    assert "def " not in source and "import hashlib" not in source and "return " not in source
+
+
+def test_the_recording_tool_records_what_the_probe_observed(standins):
+    root, marker, data = standins
+    text = record_probe.render(root, "2026-01-02", files_for(data))
+    namespace = {}
+    exec(compile(text, "recorded.py", "exec"), namespace)
+    assert namespace["RECORDED_ON"] == "2026-01-02" and not marker.exists()
+    expected = probe.claims.observations(probe.LOOPKIT_HELPERS)  # the stand-ins are written to agree with loopkit
+    assert list(namespace["UPSTREAM"].values()) == expected
+    # not run in BOUNDED_SOURCE: its docstring, `import pathlib` (the class never reads it) and the write
+    assert namespace["RAN"]["_bounded_dict.py"] == {"kept": ("BoundedDict",), "imports": ("collections.OrderedDict",),
+                                                    "not_run": 3}
+    assert namespace["RAN"]["loop_detection_middleware.py"]["imports"] == ("hashlib", "json")
+    with pytest.raises(RuntimeError, match="Probe refused: refusing"):
+        record_probe.render(root, "2026-01-02")  # the stand-ins do not have the pinned hashes

@@ -2,13 +2,15 @@
 
 Each English chapter has a Spanish twin in notebooks/es/ with the same number. The twins have the same cells, in
 the same order and of the same kinds; their code has the same Python syntax tree once string literals are set
-aside (comments and printed text may be Spanish, the logic may not differ); and each twin records the hash of the
-English source it translates, so an English change without a Spanish one fails here (tools/tracks.py).
+aside (comments and printed text may be Spanish, the logic may not differ); and each Spanish cell records the hash
+of the English cell it translates, so an English change without a Spanish one fails here, naming the cells that
+changed (tools/tracks.py).
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 
@@ -101,24 +103,133 @@ def test_twins_show_the_same_kinds_of_output(english, spanish):
 @pytest.mark.parametrize("english, spanish", PAIRS, ids=IDS)
 def test_each_twin_translates_the_current_english_source(english, spanish):
     note = tracks.recorded(spanish)
-    assert note.get("language") == "es", f"{spanish.name}: metadata.loopkit.core.language is not 'es'"
-    assert not tracks.is_stale(english, spanish), (
-        f"{english.name} changed after {spanish.name} was translated: update the Spanish twin, then run "
-        f"`python tools/tracks.py stamp notebooks/es/{spanish.name}` (README, 'Maintainers')")
+    assert note.get("language") == "es", f"{spanish.name}: metadata.loopkit.language is not 'es'"
+    assert note.get("translates") == english.relative_to(ROOT).as_posix()
+    stale = tracks.stale_cells(english, spanish)
+    assert not stale, (
+        f"{english.name} changed after {spanish.name} was translated, in these cells:\n"
+        + "\n".join(f"  {cell}" for cell in stale)
+        + f"\nUpdate them in Spanish, then run `python tools/tracks.py stamp notebooks/es/{spanish.name}"
+        + (" --cells " + " ".join(str(cell.number) for cell in stale) if len(stale) <= 10 else "")
+        + "` (README, 'Two tracks, one workbook')")
 
 
-def test_a_changed_english_chapter_makes_its_twin_stale(tmp_path, monkeypatch):
+@pytest.fixture
+def twin_copies(tmp_path, monkeypatch):
+    """A copy of chapter 00's twins in a folder of their own, stamped there, with tools/tracks.py pointed at it."""
     english, spanish = PAIRS[0]
-    copy_en, copy_es = tmp_path / english.name, tmp_path / "es" / spanish.name
-    copy_es.parent.mkdir()
+    copy_en, copy_es = tmp_path / "notebooks" / english.name, tmp_path / "notebooks" / "es" / spanish.name
+    copy_es.parent.mkdir(parents=True)
     copy_en.write_bytes(english.read_bytes())
     copy_es.write_bytes(spanish.read_bytes())
     monkeypatch.setattr(tracks, "ROOT", tmp_path)
-    monkeypatch.setattr(tracks, "TRACKS", {"en": tmp_path, "es": tmp_path / "es"})
+    monkeypatch.setattr(tracks, "TRACKS", {"en": copy_en.parent, "es": copy_es.parent})
     tracks.stamp(copy_es)
-    assert not tracks.is_stale(copy_en, copy_es)
-    copy_en.write_text(copy_en.read_text(encoding="utf-8").replace("DeerFlow", "Deer-Flow", 1), encoding="utf-8")
+    return copy_en, copy_es
+
+
+def edit_cell(path, number, old, new):
+    """Replace ``old`` by ``new`` in cell ``number`` (from 1) of the notebook at ``path``."""
+    nb = load(path)
+    cell = nb["cells"][number - 1]
+    assert old in source(cell)
+    cell["source"] = source(cell).replace(old, new, 1)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def first_markdown_with(path, word):
+    """The number (from 1) of the first markdown cell of ``path``, after the title, that holds ``word``."""
+    cells = load(path)["cells"]
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] == "markdown" and word in source(cell) and index > 0:
+            return index + 1
+    raise AssertionError(f"no markdown cell after the first holds {word!r}")
+
+
+def test_an_english_wording_fix_makes_only_that_cell_stale(twin_copies):
+    copy_en, copy_es = twin_copies
+    assert not tracks.is_stale(copy_en, copy_es) and tracks.stale_cells(copy_en, copy_es) == []
+    number = first_markdown_with(copy_en, "the ")
+    edit_cell(copy_en, number, "the ", "the  ")
+    stale = tracks.stale_cells(copy_en, copy_es)
+    assert [cell.number for cell in stale] == [number]
     assert tracks.is_stale(copy_en, copy_es)
+    headings = [line for cell in load(copy_en)["cells"][:number] if cell["cell_type"] == "markdown"
+                for line in source(cell).splitlines() if line.startswith("#")]
+    assert stale[0].heading == headings[-1].lstrip("#").strip()
+    assert f"cell {number} ({stale[0].heading})" in str(stale[0])
+
+
+def test_outputs_and_metadata_of_the_english_chapter_make_nothing_stale(twin_copies):
+    copy_en, copy_es = twin_copies
+    nb = load(copy_en)
+    code = next(cell for cell in nb["cells"] if cell["cell_type"] == "code")
+    code["outputs"], code["execution_count"] = [], None
+    code["metadata"]["tags"] = ["a-tag"]
+    copy_en.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert tracks.stale_cells(copy_en, copy_es) == []
+
+
+def test_a_cell_of_another_kind_is_stale(twin_copies):
+    copy_en, copy_es = twin_copies
+    nb = load(copy_en)
+    nb["cells"][1]["cell_type"] = "raw" if nb["cells"][1]["cell_type"] != "raw" else "markdown"
+    copy_en.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert [cell.number for cell in tracks.stale_cells(copy_en, copy_es)] == [2]
+
+
+def test_stamping_given_cells_stamps_only_those(twin_copies):
+    copy_en, copy_es = twin_copies
+    first = first_markdown_with(copy_en, "the ")
+    edit_cell(copy_en, first, "the ", "the  ")
+    last = len(load(copy_en)["cells"])
+    nb = load(copy_en)
+    nb["cells"][last - 1]["source"] = source(nb["cells"][last - 1]) + "\n"
+    copy_en.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert [cell.number for cell in tracks.stale_cells(copy_en, copy_es)] == [first, last]
+    assert tracks.main(["stamp", str(copy_es), "--cells", str(last)]) == 0
+    assert [cell.number for cell in tracks.stale_cells(copy_en, copy_es)] == [first]
+    assert tracks.main(["stamp", str(copy_es)]) == 0   # the whole twin, as before
+    assert tracks.stale_cells(copy_en, copy_es) == []
+    with pytest.raises(SystemExit, match="no cell 999"):
+        tracks.stamp(copy_es, [999])
+
+
+def test_a_stamp_travels_with_its_cell_when_both_twins_gain_one(twin_copies):
+    copy_en, copy_es = twin_copies
+    for path, words in ((copy_en, "A new paragraph."), (copy_es, "Un párrafo nuevo.")):
+        nb = load(path)
+        nb["cells"].insert(3, {"cell_type": "markdown", "id": f"new-{path.parent.name}", "metadata": {},
+                               "source": words})
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert [cell.number for cell in tracks.stale_cells(copy_en, copy_es)] == [4]
+
+
+def test_twins_of_different_lengths_are_stale_and_are_not_stamped(twin_copies):
+    copy_en, copy_es = twin_copies
+    nb = load(copy_en)
+    nb["cells"].append({"cell_type": "markdown", "id": "extra", "metadata": {}, "source": "One more."})
+    copy_en.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    stale = tracks.stale_cells(copy_en, copy_es)
+    assert [cell.number for cell in stale] == [len(nb["cells"])] and stale[0].english == "One more."
+    with pytest.raises(SystemExit, match="cells, but .* has"):
+        tracks.stamp(copy_es)
+
+
+def test_stamping_keeps_the_notebook_as_nbformat_writes_it(twin_copies):
+    _, copy_es = twin_copies
+    text = copy_es.read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def test_the_status_lists_stale_cells_by_number_and_heading(twin_copies, capsys):
+    copy_en, copy_es = twin_copies
+    number = first_markdown_with(copy_en, "the ")
+    edit_cell(copy_en, number, "the ", "the  ")
+    assert tracks.main([]) == 1
+    printed = capsys.readouterr().out
+    assert "STALE" in printed and "1 cell(s)" in printed
+    assert str(tracks.stale_cells(copy_en, copy_es)[0]) in printed
 
 
 @pytest.mark.parametrize("english, spanish", PAIRS, ids=IDS)

@@ -114,22 +114,22 @@ def test_view_follows_the_path():
 def test_in_spanish_the_panel_and_the_number_line_speak_spanish(spanish):
     panel = render_buckets("a.py", (150, 250))
     assert text(panel).startswith(
-        "clave de read_file: a.py:0-1 (líneas 150\u2013250) El rango empieza en el intervalo 0 y termina en el "
-        "intervalo 1, así que su clave es distinta de la de cualquier lectura que se quede dentro de un solo "
-        "intervalo.")
-    assert bucket_meaning(2, 2).startswith("Los dos extremos caen en el intervalo 2, así que toda lectura")
+        "clave de read_file: a.py:0-1 (líneas 150\u2013250) El rango empieza en el bloque 0 y termina en el "
+        "bloque 1, así que su clave es distinta de la de cualquier lectura que se quede dentro de un solo "
+        "bloque.")
+    assert bucket_meaning(2, 2).startswith("Los dos extremos caen en el bloque 2, así que toda lectura")
     svg = number_line_svg(1, 199, lo=0, hi=0)
-    assert 'aria-label="intervalos de lectura de 200 líneas"' in svg
-    for label in ("intervalo 0", "intervalo 4", "líneas 1\u2013200", "líneas 801\u20131000"):
+    assert 'aria-label="bloques de lectura de 200 líneas"' in svg
+    for label in ("bloque 0", "bloque 4", "líneas 1\u2013200", "líneas 801\u20131000"):
         assert label in svg
     assert "bucket" not in text(svg) and "lines" not in text(svg)
 
 
 def test_in_spanish_the_view_labels_its_controls(spanish):
     view = widgets.bucket_explorer()
-    assert view.children[0].value == "<b>Intervalos de lectura de read_file: ¿qué lecturas cuentan como la misma?</b>"
+    assert view.children[0].value == "<b>Bloques de lectura de read_file: ¿qué lecturas cuentan como la misma?</b>"
     lines = view.controls["lines"]
     assert [view.controls["path"].description, lines.first.description, lines.last.description] == [
         "ruta", "primera línea", "última línea"]
     view.controls["lines"].value = (150, 201)
-    assert span(view) == ("a.py:0-1", 0, 1) and "El rango empieza en el intervalo 0" in text(view.panel.value)
+    assert span(view) == ("a.py:0-1", 0, 1) and "El rango empieza en el bloque 0" in text(view.panel.value)

@@ -20,11 +20,9 @@ def alt_text(summary) -> str:
     """The figure's alt text: what the timeline of the summary's replay shows, for its three most-called tools."""
     import html
 
-    from loopkit.teaching.replay_table import tool_columns
     from loopkit.views.plots.timelines import timeline_description
 
-    df = summary["table"]
-    return html.escape(timeline_description(df, DetectorConfig(**DEFAULTS), tool_columns(df)[:3]))
+    return html.escape(timeline_description(summary["table"], DetectorConfig(**DEFAULTS)))
 
 
 def test_summary_under_defaults_and_changed_thresholds():
@@ -37,11 +35,11 @@ def test_summary_under_defaults_and_changed_thresholds():
     assert (s["first_warn"], s["first_stop"], s["detector"]) == (None, None, "ok")
 
 
-def test_summary_lists_the_first_decisions_that_were_not_ok():
+def test_summary_lists_the_first_decisions_that_were_not_ok_up_to_the_stop():
     s = playground_summary("exact_repeat", DetectorConfig())
-    # warned once at the third copy; every batch from the fifth copy on would be stopped
-    assert [(d["step"], d["action"], d["layer"]) for d in s["decisions"]] == [
-        (3, "warn", "hash"), (5, "stop", "hash"), (6, "stop", "hash"), (7, "stop", "hash"), (8, "stop", "hash")]
+    # warned once at the third copy, stopped at the fifth: a real run ends there, so no later decision is listed
+    assert [(d["step"], d["action"], d["layer"]) for d in s["decisions"]] == [(3, "warn", "hash"), (5, "stop", "hash")]
+    assert len(s["table"]) == 8  # the whole replay is kept, for the timeline to say what it leaves out
     assert playground_summary("write_new_content", DetectorConfig())["decisions"] == []
 
 
@@ -58,7 +56,8 @@ def test_the_panel_shows_the_verdict_the_decisions_and_a_figure():
     assert [int(step) for step in re.findall(r'data-marker="stop" data-step="(\d+)"', out)] == [
         d["step"] for d in s["decisions"] if d["action"] == "stop"]
     out = render_playground("write_new_content", **DEFAULTS)
-    assert "First warn: step never; first stop: step never." in text(out) and tables(out) == []
+    assert "First warn: never; first stop: never." in text(out) and tables(out) == []
+    assert "the 3 later batches of this trace are not drawn" in text(render_playground("exact_repeat", **DEFAULTS))
 
 
 @pytest.mark.parametrize("warn, hard, other", [("warn_threshold", "hard_limit", {}),
@@ -111,11 +110,11 @@ def test_in_spanish_the_panel_speaks_spanish_and_keeps_the_code_words(spanish):
                                 "El detector coincide. (ventana de frecuencia: 50 llamadas)")
     assert tables(out)[0][0] == {"paso": "3", "acción": "warn", "capa": "hash", "herramienta": "", "recuento": "3"}
     assert out.count(f'aria-label="{alt_text(playground_summary("exact_repeat", DetectorConfig(**DEFAULTS)))}"') == 1
-    assert "Línea de tiempo de 8 lotes." in alt_text(playground_summary("exact_repeat", DetectorConfig(**DEFAULTS)))
+    assert alt_text(playground_summary("exact_repeat", DetectorConfig(**DEFAULTS))).startswith("Línea de tiempo de 5 lotes.")
     assert ">umbral de aviso (3)<" in out  # the SVG's legend speaks Spanish too
     conflict = text(render_playground("exact_repeat", **{**DEFAULTS, "warn_threshold": 8}))
     assert conflict.startswith("warn_threshold (8) está por encima de hard_limit (5).") and "DetectorConfig" in conflict
-    assert "Primer aviso: paso nunca; primera parada: paso nunca. El detector coincide." in text(
+    assert "Primer aviso: nunca; primera parada: nunca. El detector coincide." in text(
         render_playground("write_new_content", **DEFAULTS))
     assert "El detector no coincide." in text(render_playground("polling", **DEFAULTS))
     view = widgets.detector_playground()

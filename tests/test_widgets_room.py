@@ -52,7 +52,7 @@ def test_a_misconception_is_shown_with_the_exercises_own_wrong_answer():
 
 def test_the_rows_and_the_summary_agree():
     rows = room_rows(SAMPLE)
-    assert [row["most common misconception"] for row in rows] == ["m1 (2): 5", "m2 (2): 4", "m1 (3): 400",
+    assert [row["most common misconception"] for row in rows] == ["m1 (2): 6", "m2 (2): 4", "m1 (3): 400",
                                                                   "m2 (1): 'src/app.py:0-2'"]
     summary = room_summary(SAMPLE).splitlines()
     assert summary[0] == "6 learners, 19 answers recorded."

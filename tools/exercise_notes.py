@@ -1,18 +1,17 @@
-"""The instructor's notes on the exercises, written from the exercises themselves (``loopkit/teaching/exercises/chNN.py``).
+"""The notes on the exercises, written from the exercises themselves (``loopkit/teaching/exercises/chNN.py``), as a
+file of their own beside each instructor guide: ``docs/exercise-notes.md`` in English, ``docs/es/notas-por-ejercicio.md``
+in Spanish (in the translations of ``loopkit/core/locales/es``). The guides link to them; nobody edits them by hand.
 
-Two blocks, in each guide:
+Each file has two parts:
 
-- **the live exercises** (``<!-- live-notes -->``): for each exercise a workshop plan (tools/plans.py) does together,
+- **the live exercises**: for each exercise a workshop plan (notebooks/course.toml, tools/plans.py) does together,
   the common wrong answers, what each reveals (the misconception ``check`` prints to a learner who gives it) and a
   one-line response for the room (the question's ``responses``). A plan that runs an exercise live without a
   response to each of its wrong answers cannot be written: the error names the exercise, the plan and the answers.
-- **every exercise** (``<!-- exercise-notes -->``): what it asks, its answer, what to say first (its hint), and each
-  likely wrong answer with what it means. A function exercise lists the ideas its test cases check instead, in the
-  order they run.
+- **every exercise**: what it asks, its answer, what to say first (its hint), and each likely wrong answer with what
+  it means. A function exercise lists the ideas its test cases check instead, in the order they run.
 
-Nothing is written twice: a new misconception or response in an exercise module reaches the guides with
-``--write``, in both languages: English in ``docs/instructor.md``, Spanish in ``docs/es/notas-ejercicios.md``, in the
-translations of ``loopkit/core/locales/es``.
+Nothing is written twice: a new misconception or response in an exercise module reaches both files with ``--write``.
 
     python tools/exercise_notes.py           # print the English notes
     python tools/exercise_notes.py --write   # rewrite both files where they differ
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -35,9 +33,7 @@ from loopkit.teaching.exercises import all_questions  # noqa: E402
 sys.path.insert(0, str(ROOT / "tools"))
 import plans  # noqa: E402  (tools/plans.py: which exercises each plan does live)
 
-TARGETS = {"en": ROOT / "docs" / "instructor.md", "es": ROOT / "docs" / "es" / "notas-ejercicios.md"}
-BLOCK = re.compile(r"(<!-- exercise-notes -->\n).*?(<!-- /exercise-notes -->)", re.S)
-LIVE_BLOCK = re.compile(r"(<!-- live-notes -->\n).*?(<!-- /live-notes -->)", re.S)
+TARGETS = {"en": ROOT / "docs" / "exercise-notes.md", "es": ROOT / "docs" / "es" / "notas-por-ejercicio.md"}
 
 #: The words of the notes, in each language (the guide's own words, not loopkit's, so they live here).
 WORDS = {
@@ -87,7 +83,7 @@ def notes(language: str = "en") -> str:
     try:
         parts = []
         for question in all_questions().values():
-            parts.append(f"#### {question.qid} · {tr(question.title)} ({words['kind'][question.kind]})\n")
+            parts.append(f"### {question.qid} · {tr(question.title)} ({words['kind'][question.kind]})\n")
             if question.kind == "function":
                 ideas = [f"{n}. {tr(case.idea)}" for n, case in enumerate(question.cases, start=1) if case.idea]
                 parts.append(f"{words['say']}: {tr(question._hint)}\n\n{words['ideas']}:\n\n" + "\n".join(ideas) + "\n")
@@ -129,7 +125,7 @@ def live_notes(language: str = "en") -> str:
                 raise ValueError(f"exercise {qid} is run live in the {where[0].name} plan but has no response to "
                                  f"{missing}: add them to its question's responses")
             titles = ", ".join(plan.title(language) or plan.name for plan in where)
-            parts.append(f"#### {qid} · {tr(question.title)} ({words['kind'][question.kind]})\n")
+            parts.append(f"### {qid} · {tr(question.title)} ({words['kind'][question.kind]})\n")
             parts.append(f"{words['live in']}: {titles}. {words['answer']}: {_code(question.solution_value)}.\n")
             rows = [words["live header"], "|---|---|---|"]
             rows += [f"| {_cell(_code(answer))} | {_cell(tr(why))} | {_cell(tr(question.response_to(answer)))} |"
@@ -140,22 +136,58 @@ def live_notes(language: str = "en") -> str:
         set_language("en")
 
 
+#: The frame of each notes file, in its language: title, what it is, and the two parts' headings and introductions.
+PAGE = {
+    "en": {
+        "title": "# Notes on the exercises",
+        "about": "For instructors, beside the guide ([instructor.md](instructor.md)). This file is written from "
+                 "`loopkit/teaching/exercises/` by `python tools/exercise_notes.py --write`: do not edit it by hand. "
+                 "The Spanish notes are in [es/notas-por-ejercicio.md](es/notas-por-ejercicio.md).",
+        "live": "## The exercises done live",
+        "live about": "For each exercise a plan does together: the wrong answers the room is likely to give, what "
+                      "each one reveals (the same explanation `check` prints to a learner who gives it) and one line "
+                      "to say or do with the whole room. When two or three learners give the same wrong answer, use "
+                      "its line before you run `check` on the projector.",
+        "every": "## Every exercise",
+        "every about": "What each exercise asks, its answer, what to say first (its hint), and the wrong answers "
+                       "learners are likely to give, with what each means.",
+    },
+    "es": {
+        "title": "# Notas sobre los ejercicios",
+        "about": "Para quien enseña, junto a la guía ([notas-ejercicios.md](notas-ejercicios.md)). Este archivo se "
+                 "escribe a partir de `loopkit/teaching/exercises/` con `python tools/exercise_notes.py --write`: no "
+                 "lo edites a mano. Las notas en inglés están en [../exercise-notes.md](../exercise-notes.md).",
+        "live": "## Los ejercicios en directo",
+        "live about": "Para cada ejercicio que un plan hace en grupo: las respuestas erróneas que es probable oír en "
+                      "la sala, qué revela cada una (la misma explicación que `check` imprime a quien la da) y una "
+                      "línea que decir o hacer con toda la sala. Cuando dos o tres personas den la misma respuesta "
+                      "errónea, usa su línea antes de ejecutar `check` en el proyector.",
+        "every": "## Cada ejercicio",
+        "every about": "Qué pide cada ejercicio, su respuesta, qué decir primero (su pista) y las respuestas "
+                       "erróneas probables, con lo que significa cada una.",
+    },
+}
+
+
+def page(language: str) -> str:
+    """The whole notes file in ``language``."""
+    words = PAGE[language]
+    return "\n\n".join([words["title"], words["about"], words["live"], words["live about"],
+                         live_notes(language).rstrip("\n"), words["every"], words["every about"],
+                         notes(language).rstrip("\n")]) + "\n"
+
+
 def rewritten(path: pathlib.Path, language: str) -> tuple[str, str]:
-    """``path``'s text as it is, and with its two notes blocks replaced by today's notes."""
-    text = path.read_text(encoding="utf-8")
-    for block, name in ((BLOCK, "exercise-notes"), (LIVE_BLOCK, "live-notes")):
-        if not block.search(text):
-            raise SystemExit(f"{path.relative_to(ROOT)}: no <!-- {name} --> ... <!-- /{name} --> block")
-    new = BLOCK.sub(lambda m: m.group(1) + "\n" + notes(language) + "\n" + m.group(2), text)
-    new = LIVE_BLOCK.sub(lambda m: m.group(1) + "\n" + live_notes(language) + "\n" + m.group(2), new)
-    return text, new
+    """``path``'s text as it is (empty when it does not exist yet), and as it should be."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    return old, page(language)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--write", action="store_true", help="rewrite the notes in both guides")
-    group.add_argument("--check", action="store_true", help="exit 1 when a guide's notes are out of date")
+    group.add_argument("--write", action="store_true", help="rewrite both notes files")
+    group.add_argument("--check", action="store_true", help="exit 1 when a notes file is out of date")
     args = parser.parse_args(argv)
     if not (args.write or args.check):
         print(notes("en"))

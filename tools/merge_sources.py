@@ -1,16 +1,20 @@
 """Merge two branches' edits of one chapter by its cells' sources, never by its JSON, then leave the outputs to a run.
 
 Two branches that change the same notebook cannot be merged as text: their stored outputs, widget state and
-execution counts differ on every line. What can be merged is what people wrote, the cells' kinds, sources, tags and
-order. Cells keep their ``id`` (nbformat 4.5) across edits and runs, so a three-way merge by id is possible:
+execution counts differ on every line. What can be merged is what people wrote, the cells' kinds, sources, tags
+(and a Spanish cell's translation stamp) and order. Cells keep their ``id`` (nbformat 4.5) across edits and runs, so
+a three-way merge by id is possible:
 
 - a cell changed on one side only takes that side's source (and tags);
 - a cell added on one side is placed after the cell that precedes it on that side;
 - a cell deleted on one side, and not changed on the other, is deleted;
 - the order is that of the side that reordered cells (if both did, ``ours`` wins, and the cells ``theirs`` moved are
   reported);
-- a cell changed differently on both sides is a conflict: it is reported, and ``ours`` is kept, so the merged
-  notebook is always valid. Resolve it by editing that cell's source.
+- a cell changed on both sides gets both changes when they touch different lines of its source (``git merge-file``,
+  line by line, as git merges a text file); where they touch the same lines it is a conflict: it is reported, and
+  ``ours`` is kept, so the merged notebook is always valid. Resolve it by editing that cell's source. A side that
+  only stamped a Spanish cell again (tools/tracks.py) is no conflict: the other side's rewritten cell is kept, with
+  its own stamp.
 
 The merged notebook keeps ``ours``' notebook metadata and no outputs: run it (``make notebooks`` or
 ``tools/run_notebooks.py``) before committing, and stamp a Spanish twin again (``tools/tracks.py stamp``).
@@ -30,6 +34,7 @@ import json
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 
 def _text(cell: dict) -> str:
@@ -38,8 +43,27 @@ def _text(cell: dict) -> str:
 
 
 def _written(cell: dict) -> tuple:
-    """What a person wrote in a cell: its kind, its source and its tags."""
-    return (cell["cell_type"], _text(cell), tuple(cell.get("metadata", {}).get("tags", [])))
+    """What a person wrote in a cell: its kind, its source, its tags, and a Spanish cell's stamp (the hash of the
+    English cell it translates, tools/tracks.py), so a cell stamped again on one side keeps its new stamp."""
+    metadata = cell.get("metadata", {})
+    return (cell["cell_type"], _text(cell), tuple(metadata.get("tags", [])),
+            metadata.get("loopkit", {}).get("translates_sha256"))
+
+
+def _restamped_only(cell: dict, base: dict) -> bool:
+    """True when ``cell`` differs from ``base`` in its translation stamp alone."""
+    return _written(cell)[:3] == _written(base)[:3] and _written(cell) != _written(base)
+
+
+def _merged_text(base: str, ours: str, theirs: str) -> str | None:
+    """Both sides' edits of one cell's source, merged line by line by ``git merge-file``; None when they overlap."""
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            paths.append(pathlib.Path(folder) / name)
+            paths[-1].write_text(text, encoding="utf-8")
+        done = subprocess.run(["git", "merge-file", "-p", *map(str, paths)], capture_output=True, text=True)
+    return done.stdout if done.returncode == 0 else None
 
 
 def _by_id(nb: dict, name: str) -> dict[str, dict]:
@@ -96,8 +120,27 @@ def merge(base: dict, ours: dict, theirs: dict) -> tuple[dict, list[str]]:
         ours_changed = _written(o[cell_id]) != _written(b[cell_id])
         theirs_changed = _written(t[cell_id]) != _written(b[cell_id])
         if ours_changed and theirs_changed and _written(o[cell_id]) != _written(t[cell_id]):
-            conflicts.append(f"cell {cell_id} was changed on both sides; kept ours:\n--- theirs:\n{_text(t[cell_id])}")
+            # A side that only stamped the cell again yields to a side that rewrote it: the rewritten cell keeps its
+            # own stamp, and tools/tracks.py then says whether it translates the English cell as merged.
+            if _restamped_only(o[cell_id], b[cell_id]) and not _restamped_only(t[cell_id], b[cell_id]):
+                ours_changed = False
+            elif _restamped_only(t[cell_id], b[cell_id]) and not _restamped_only(o[cell_id], b[cell_id]):
+                theirs_changed = False
         cells[cell_id] = copy.deepcopy(t[cell_id] if theirs_changed and not ours_changed else o[cell_id])
+        if ours_changed and theirs_changed and _written(o[cell_id]) != _written(t[cell_id]):
+            text = None
+            if _written(o[cell_id])[:3] == _written(t[cell_id])[:3]:   # the same text, stamped differently
+                pass
+            elif o[cell_id]["cell_type"] == t[cell_id]["cell_type"]:
+                text = _merged_text(_text(b[cell_id]), _text(o[cell_id]), _text(t[cell_id]))
+            if text is None:
+                conflicts.append(f"cell {cell_id} was changed on both sides (the same lines, or two stamps); "
+                                 f"kept ours:\n--- theirs:\n{_text(t[cell_id])}")
+            else:
+                cells[cell_id]["source"] = text
+                tags = {tag for side in (o, t) for tag in side[cell_id].get("metadata", {}).get("tags", [])}
+                if tags:
+                    cells[cell_id].setdefault("metadata", {})["tags"] = sorted(tags)
 
     if _reordered(base_order, their_order) and not _reordered(base_order, our_order):
         primary_order, other_order = their_order, our_order

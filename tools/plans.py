@@ -1,28 +1,35 @@
-"""The instructor guide's workshop plans, built on the chapter times of tools/chapter_times.py, and the rules that
-keep them honest in a room.
+"""The instructor guides' workshop plans, built from notebooks/course.toml on the chapter times of
+tools/chapter_times.py, and the rules that keep them honest in a room.
 
 A plan is a list of slots: a launch buffer, chapters (each along its core path, or only some of its sections), a
-break, slack, hands-on replay and a wrap-up. A chapter's minutes always come from the time model, as delivered live
-(``ChapterTime.live``: chapter_times.LIVE_FACTOR on the cells a room types along), never from this file, so a plan
-cannot give a chapter less time than the model does. A section slot costs its sections and the chapter's title
-cell, where the chapter's new ideas are charged.
+break, slack, hands-on replay and a wrap-up. The plans, the outcomes they promise and what each chapter builds on
+are data in notebooks/course.toml (its header gives the schema); this module reads them. A chapter's minutes always
+come from the time model, as delivered live (``ChapterTime.live``: chapter_times.LIVE_FACTOR on the cells a room types
+along), never from the data, so a plan cannot give a chapter less time than the model does. A section slot costs its
+sections and the chapter's title cell.
 
 ``check_plan`` refuses a plan that breaks one of these rules, and its error names the plan and the rule:
 
 - **fits its length**: the slots add up to no more than the plan's minutes;
-- **prerequisites taught**: every chapter a taught chapter builds on (PREREQUISITES) is taught too, at least in
-  part, never left to self-study;
+- **prerequisites taught**: every chapter a taught chapter builds on is taught too, at least in part, never left to
+  self-study;
 - **launch buffer and break**: a first Binder launch takes 5-10 minutes, and the break is when whoever is still
   waiting switches to the fallback;
 - **slack**: the slots named slack add up to at least ``SLACK_SHARE`` (15%) of the teaching time (the chapters and
   the hands-on replay), besides the breaks, the launch buffer and the wrap-up. It is there for questions, for a room
   that types along slower than the model's live factor says, and for a learner who is stuck;
-- **promises kept**: every outcome the plan promises (OUTCOMES, the guide's "What learners take home") is reached
-  by its slots: each chapter's core path or section the outcome needs is taught, and the hands-on replay when the
-  outcome needs one;
-- **hands-on replay**: a plan of ``LONG_PLAN`` minutes (3 hours) or more holds at least ``REPLAY_MINUTES`` (10) of
-  hands-on replay: each learner replays their own transcript in chapter 10's upload view (section "Replay your own
-  transcript"), or one of the sample transcripts offered.
+- **promises kept**: every outcome the plan promises (the guide's "What learners take home") is reached by its slots:
+  each chapter's core path or section the outcome needs is taught, and the hands-on replay when it needs one; and a
+  plan promises at least ``MIN_OUTCOMES`` (3);
+- **live exercises taught**: each exercise a slot does live lies in that slot's cells;
+- **lifecycle and hands-on replay**: a plan of ``LONG_PLAN`` minutes (3 hours) or more teaches chapter
+  ``LIFECYCLE`` (where the warning goes, what a stop does) and holds at least ``REPLAY_MINUTES`` (10) of hands-on
+  replay: each learner replays their own transcript in chapter 10's upload view, or a sample one.
+
+One more rule is a test, not a refusal, so that the plans can be rendered while chapter 00 is being rebuilt:
+``whole_game_problem`` says why a plan does not show the **whole game** (every cell the course file tags as it: the
+detector's warn and stop on a looping agent, and an honest session left alone) with a prediction done live in the
+same section before it; tests/test_plans.py requires it of every plan.
 
 The guides hold each plan between ``<!-- plan:NAME -->`` and ``<!-- /plan:NAME -->``, and the outcomes between
 ``<!-- outcomes -->`` and ``<!-- /outcomes -->``: docs/instructor.md in English, docs/es/notas-ejercicios.md in
@@ -31,36 +38,25 @@ Spanish. ``python tools/chapter_times.py --write`` renders them.
 
 from __future__ import annotations
 
-import json
 import math
-import pathlib
 import re
 from dataclasses import dataclass
 from typing import Literal
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+import course
+
+ROOT = course.ROOT
 GUIDES = {"en": ROOT / "docs" / "instructor.md", "es": ROOT / "docs" / "es" / "notas-ejercicios.md"}
 
 SLACK_SHARE = 0.15
 REPLAY_MINUTES = 10
 LONG_PLAN = 180
-
-#: Which chapters each chapter builds on (the chapters its title cell lists under "Prerequisites").
-PREREQUISITES = {
-    "00": [],
-    "01": ["00"],
-    "02": ["01"],
-    "03": ["01", "02"],
-    "04": ["00"],
-    "05": ["02", "03", "04"],
-    "06": ["04", "05"],
-    "07": ["05", "06"],
-    "08": ["03", "04"],
-    "09": ["03", "04"],
-    "10": ["03", "05", "06"],
-}
+MIN_OUTCOMES = 3
+#: The chapter that teaches the lifecycle: where a warning goes, what a stop does.
+LIFECYCLE = "06"
 
 Kind = Literal["launch buffer", "chapter", "break", "slack", "replay", "wrap-up"]
+KINDS = ("launch buffer", "chapter", "break", "slack", "replay", "wrap-up")
 #: The slots whose minutes are teaching time, which the slack is measured against.
 TEACHING_KINDS = frozenset({"chapter", "replay"})
 
@@ -82,7 +78,8 @@ NO_TEXT = Text("", "")
 @dataclass(frozen=True)
 class Slot:
     """One row of a plan. A chapter slot teaches the chapter's core path, or only ``sections`` (their ``##``
-    headings, in English); every other slot lasts ``minutes``. ``live`` names the exercises done together."""
+    headings, in English); every other slot lasts ``minutes``. ``live`` names the exercises done together. A replay
+    slot names the chapter and section where the room works (``chapter`` and ``sections``)."""
 
     kind: Kind
     note: Text = NO_TEXT
@@ -120,156 +117,77 @@ class Plan:
         return tuple(qid for slot in self.slots for qid in slot.live)
 
 
-def launch(minutes: int, note: Text = NO_TEXT) -> Slot:
-    return Slot("launch buffer", note, minutes=minutes)
-
-
-def pause(minutes: int, note: Text = NO_TEXT) -> Slot:
-    return Slot("break", note, minutes=minutes)
+def chapter(number: str, note: Text = NO_TEXT, *, live: tuple[str, ...] = (), sections: tuple[str, ...] = ()) -> Slot:
+    return Slot("chapter", note, chapter=number, sections=sections, live=live)
 
 
 def slack(minutes: int, note: Text = NO_TEXT) -> Slot:
     return Slot("slack", note, minutes=minutes)
 
 
-def replay(minutes: int, note: Text = NO_TEXT) -> Slot:
-    return Slot("replay", note, minutes=minutes)
-
-
 def wrap_up(minutes: int, note: Text = NO_TEXT) -> Slot:
     return Slot("wrap-up", note, minutes=minutes)
 
 
-def chapter(number: str, note: Text = NO_TEXT, *, live: tuple[str, ...] = (), sections: tuple[str, ...] = ()) -> Slot:
-    return Slot("chapter", note, chapter=number, sections=sections, live=live)
-
-
-def core(number: str) -> Need:
-    return Need(number)
-
-
-def section(number: str, heading: str) -> Need:
-    return Need(number, heading)
-
-
 HANDS_ON_REPLAY = Need(None)
 
-#: What a learner takes home, and what each outcome needs a plan to teach (numbered as in the guides).
-OUTCOMES = {
-    1: Outcome(Text(
-        "Explain the first two steps by which DeerFlow's loop detector keys a tool call: normalized arguments (a "
-        "fallback key when they are not a usable dict) and, for `read_file`, 200-line buckets.",
-        "Explicar los dos primeros pasos con los que el detector de bucles de DeerFlow da clave a una llamada a "
-        "herramienta: los argumentos normalizados (una clave de respaldo cuando no son un dict utilizable) y, para "
-        "`read_file`, los intervalos de lectura de 200 líneas."),
-        (core("01"), core("02"))),
-    2: Outcome(Text(
-        "Explain how it decides that two model turns did \"the same thing\": salient fields for most tools, and an "
-        "order-independent fingerprint of the batch.",
-        "Explicar cómo decide que dos turnos del modelo hicieron «lo mismo»: los campos relevantes de casi todas las "
-        "herramientas y una huella del lote a la que no le importa el orden."),
-        (core("03"),)),
-    3: Outcome(Text(
-        "Predict when the detector warns and when it stops a run, from its two layers (repeated fingerprints in a "
-        "sliding window, and per-tool counts) and their thresholds.",
-        "Predecir cuándo avisa el detector y cuándo detiene una ejecución, a partir de sus dos capas (huellas "
-        "repetidas en una ventana deslizante y recuentos por herramienta) y de sus umbrales."),
-        (section("05", "Two layers, one decision per turn"), section("05", "The hash layer goes first, and returns"),
-         section("05", "The frequency layer: varied arguments"))),
-    4: Outcome(Text(
-        "Name the detector's false positives (paging through a long file, honest sweeps) and false negatives (loops "
-        "that change a *salient* argument each turn, such as a new `query`; a loop that changes only an *ignored* "
-        "argument, such as the `description`, is caught), and choose a per-tool override for a legitimate pipeline.",
-        "Nombrar los falsos positivos del detector (paginar un archivo largo, los barridos honestos) y sus falsos "
-        "negativos (bucles que cambian en cada turno un argumento *relevante*, como una `query` nueva; un bucle que "
-        "solo cambia un argumento *ignorado*, como la `description`, sí se detecta), y elegir un ajuste por "
-        "herramienta para una cadena de pasos legítima."),
-        (core("02"), core("03"), section("05", "The frequency layer: varied arguments"),
-         section("05", "Per-tool overrides (optional)"))),
-    5: Outcome(Text(
-        "Say what a matching fingerprint does *not* prove: it is a counting label, not a credential, and helper "
-        "results are not runtime guarantees.",
-        "Decir qué *no* demuestra una huella que coincide: es una etiqueta para contar, no una credencial, y los "
-        "resultados de los helpers no son garantías en tiempo de ejecución."),
-        (core("00"), core("03"))),
-    6: Outcome(Text(
-        "Replay their own agent's transcript, or a sample one, and judge whether DeerFlow's detector would have "
-        "stopped it, when, and why (chapter 10 then compares five other agents' detectors on the same trace).",
-        "Reproducir la transcripción de su propio agente, o una de ejemplo, y juzgar si el detector de DeerFlow la "
-        "habría detenido, cuándo y por qué (el capítulo 10 compara después los detectores de otros cinco agentes "
-        "con la misma traza)."),
-        (HANDS_ON_REPLAY, section("05", "Two layers, one decision per turn"),
-         section("05", "The hash layer goes first, and returns"), section("05", "The frequency layer: varied arguments"))),
-}
 
-SETUP = Text("Run `loopkit.check_setup()` together.", "Ejecutad juntos `loopkit.check_setup()`.")
-LAUNCH = Text(
-    "Open the pinned Binder link together; a first launch can take 5-10 minutes. Whoever is still waiting follows "
-    "on the projector and switches to the hub or a laptop at the break.",
-    "Abrid juntos el enlace fijado de Binder; un primer arranque puede tardar de 5 a 10 minutos. Quien siga "
-    "esperando sigue la sesión en el proyector y se pasa al hub o a un portátil en la pausa.")
-FALLBACK = Text("Anyone whose launch failed switches to the fallback now.",
-                "Quien no haya podido arrancar se pasa ahora a la alternativa.")
-CATCH_UP = Text("Questions, and time for whoever is behind to catch up; start the next slot early if nobody is.",
-                "Preguntas, y tiempo para que se ponga al día quien vaya por detrás; si nadie lo está, empezad antes "
-                "la siguiente parte.")
+# --- reading the course file ---------------------------------------------------------------------------------------
 
-PLANS = (
-    Plan("90-minute", 90, title=Text("90-minute plan", "plan de 90 minutos"), promises=(1,), slots=(
-        launch(10, LAUNCH),
-        chapter("00", SETUP, live=("0.1",)),
-        chapter("01", Text("The argument shapes table.", "La tabla de formas de los argumentos."), live=("1.1",)),
-        slack(10, CATCH_UP),
-        pause(5, FALLBACK),
-        chapter("02", Text("Predict, then drag the bucket slider across line 200.",
-                           "Predecid y después arrastrad el control de intervalo más allá de la línea 200."),
-                live=("2.1",)),
-        slack(10, CATCH_UP),
-        wrap_up(5, Text("Questions. Homework, in order: the core paths of 03, 04, 05 and 06, then the optional "
-                        "sections.",
-                        "Preguntas. Para casa, en orden: las rutas básicas de 03, 04, 05 y 06, y después las "
-                        "secciones opcionales.")),
-    )),
-    Plan("3-hour", 180, title=Text("3-hour plan", "plan de 3 horas"), promises=(1, 2, 3, 4, 5, 6), slots=(
-        launch(10, LAUNCH),
-        chapter("00", SETUP, live=("0.1",)),
-        chapter("01", Text("The argument shapes table.", "La tabla de formas de los argumentos."), live=("1.1",)),
-        chapter("02", Text("Predict, then drag the bucket slider across line 200.",
-                           "Predecid y después arrastrad el control de intervalo más allá de la línea 200."),
-                live=("2.1",)),
-        slack(5, CATCH_UP),
-        pause(10, FALLBACK),
-        chapter("03", Text("Build batches with the batch widget (shuffle, duplicate).",
-                           "Construid lotes con la vista de lotes (barajar, duplicar)."), live=("3.1",)),
-        chapter("04", Text("Which policy upstream uses for stop reasons, and which for thread histories.",
-                           "Qué política usa el upstream para los motivos de parada y cuál para los historiales de "
-                           "hilo."),
-                live=("4.2",), sections=("Bounded state", "Where each policy is used upstream")),
-        chapter("05", Text("Predict, then run; then the override a pipeline needs.",
-                           "Predecid y después ejecutad; luego, el ajuste que necesita una cadena de pasos."),
-                live=("5.1", "5.4"),
-                sections=("Two layers, one decision per turn", "The hash layer goes first, and returns",
-                          "The frequency layer: varied arguments", "Per-tool overrides (optional)")),
-        slack(10, CATCH_UP),
-        replay(10, Text(
-            "Hands-on: each learner opens chapter 10's upload view (section \"Replay your own transcript\") and "
-            "replays their own agent's transcript; without one, one of the three samples in the view's sample menu "
-            "(a coding loop, a Claude Code session that needs its tool map, a long refactor that meets the call "
-            "budget). Ask: would DeerFlow have stopped it, when, and why? Remind "
-            "the room that a transcript may hold secrets and code: replay it, do not share it.",
-            "Práctica: cada cual abre la vista de subida del capítulo 10 y reproduce la transcripción de su propio "
-            "agente; quien no tenga una, uno de los tres ejemplos del menú de ejemplos de la vista (un bucle de "
-            "código, una sesión de Claude Code que necesita su mapa de herramientas, una refactorización larga que "
-            "llega al presupuesto de llamadas). "
-            "Preguntad: ¿la habría detenido DeerFlow, cuándo y por qué? Recordad a la sala que una transcripción "
-            "puede contener secretos y código: se reproduce, no se comparte.")),
-        slack(10, CATCH_UP),
-        wrap_up(5, Text("Questions. Homework, in order: the rest of 04 and 05, then chapters 06-10 and the optional "
-                        "sections.",
-                        "Preguntas. Para casa, en orden: el resto de 04 y 05, después los capítulos 06-10 y las "
-                        "secciones opcionales.")),
-    )),
-)
+def _text(value, where: str, notes: dict) -> Text:
+    """A ``{en, es}`` table, or the name of a shared note, as a Text. Raises ValueError naming ``where``."""
+    if isinstance(value, str):
+        if value not in notes:
+            raise ValueError(f"notebooks/course.toml: {where} names the note {value!r}, which [notes] lacks")
+        value = notes[value]
+    if not isinstance(value, dict) or set(value) != {"en", "es"}:
+        raise ValueError(f"notebooks/course.toml: {where} needs en and es, got {value!r}")
+    return Text(value["en"], value["es"])
+
+
+def read_slot(data: dict, where: str, notes: dict) -> Slot:
+    """One ``[[plan.slot]]`` table as a Slot. Raises ValueError naming the slot and what is wrong with it."""
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"notebooks/course.toml: {where} has kind {kind!r}; expected one of {', '.join(KINDS)}")
+    minutes = data.get("minutes", 0)
+    if (kind == "chapter") == ("minutes" in data):
+        raise ValueError(f"notebooks/course.toml: {where}: a chapter slot takes its minutes from the time model, "
+                         "every other slot states them")
+    if kind in ("chapter", "replay") and "chapter" not in data:
+        raise ValueError(f"notebooks/course.toml: {where}: a {kind} slot names its chapter")
+    note = _text(data["note"], where, notes) if "note" in data else NO_TEXT
+    return Slot(kind, note, chapter=data.get("chapter"), sections=tuple(data.get("sections", ())), minutes=minutes,
+                live=tuple(data.get("live", ())))
+
+
+def read_plans(data: dict) -> tuple[Plan, ...]:
+    notes = data.get("notes", {})
+    plans = []
+    for entry in data["plan"]:
+        name = entry["name"]
+        slots = tuple(read_slot(slot, f"the {name} plan's slot {position}", notes)
+                      for position, slot in enumerate(entry["slot"], start=1))
+        plans.append(Plan(name, entry["length"], tuple(entry["promises"]), slots,
+                          _text(entry["title"], f"the {name} plan's title", notes)))
+    return tuple(plans)
+
+
+def read_outcomes(data: dict) -> dict[int, Outcome]:
+    outcomes = {}
+    for number, entry in enumerate(data["outcome"], start=1):
+        needs = [Need(chapter) for chapter in entry.get("core", ())]
+        needs += [Need(chapter, heading) for chapter, heading in entry.get("sections", ())]
+        if entry.get("replay"):
+            needs.append(HANDS_ON_REPLAY)
+        outcomes[number] = Outcome(_text(entry["text"], f"outcome {number}", {}), tuple(needs))
+    return outcomes
+
+
+PLANS = read_plans(course.course())
+OUTCOMES = read_outcomes(course.course())
+#: Which chapters each chapter builds on (the chapters its title cell lists as prerequisites).
+PREREQUISITES = {entry["number"]: list(entry.get("builds_on", ())) for entry in course.declared_chapters()}
 
 
 # --- the rules -----------------------------------------------------------------------------------------------------
@@ -282,14 +200,33 @@ def slot_minutes(slot: Slot, times: dict) -> int:
     return time.live_minutes(slot.sections) if slot.sections else time.live
 
 
+def slot_cells(slot: Slot) -> tuple[int, ...]:
+    """The cells of its chapter a slot runs: the core path, or the title, setup and named sections (none for a slot
+    without a chapter). Raises ValueError naming a section the chapter lacks."""
+    if slot.chapter is None:
+        return ()
+    cells = course.cells_of(slot.chapter)
+    if not slot.sections:
+        return course.core_path(cells)
+    return course.section_path(cells, course.named_sections(slot.chapter, slot.sections))
+
+
+def exercise_cell(number: str, qid: str) -> int | None:
+    """The cell of chapter ``number`` that opens exercise ``qid`` (its heading), or None."""
+    for index, cell in enumerate(course.cells_of(number)):
+        if cell["cell_type"] == "markdown" and course._text(cell).startswith(f"### Exercise {qid}:"):
+            return index
+    return None
+
+
 def _reaches(plan: Plan, need: Need, times: dict) -> bool:
     if need.chapter is None:
         return any(slot.kind == "replay" for slot in plan.slots)
     for slot in plan.slots:
         if slot.kind != "chapter" or slot.chapter != need.chapter:
             continue
-        if not slot.sections:   # the core path: every section that is not optional
-            if need.section is None or any(s.heading == need.section and not s.optional
+        if not slot.sections:   # the core path: every section on it
+            if need.section is None or any(s.heading == need.section and s.on_core_path
                                            for s in times[need.chapter].sections):
                 return True
         elif need.section in slot.sections:
@@ -303,47 +240,100 @@ def _describe(need: Need) -> str:
     return f"chapter {need.chapter}'s core path" if need.section is None else f"chapter {need.chapter}'s {need.section!r}"
 
 
-def problems(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> list[str]:
-    """Every rule ``plan`` breaks, each as a sentence naming the plan and the rule (empty when it keeps them all)."""
+def whole_game_problem(plan: Plan, kinds: dict[str, str]) -> str | None:
+    """Why ``plan`` does not show the whole game with a live prediction on it, or None when it does."""
+    game = course.course()["whole_game"]
+    cells = course.cells_of(game["chapter"])
+    tagged = [i for i, cell in enumerate(cells) if game["tag"] in cell.get("metadata", {}).get("tags", [])]
+    if not tagged:
+        return f"chapter {game['chapter']} has no cell tagged {game['tag']!r}"
+    slots = [slot for slot in plan.slots if slot.kind == "chapter" and slot.chapter == game["chapter"]]
+    shown = {cell for slot in slots for cell in slot_cells(slot)}
+    if not set(tagged) <= shown:
+        return f"its slots of chapter {game['chapter']} leave out the whole game (cells {sorted(set(tagged) - shown)})"
+    where = {part.cell: part.section for part in course.parts(cells)}
+    sections = {where[cell] for cell in tagged}
+    predictions = [qid for slot in slots for qid in slot.live if kinds.get(qid) == "prediction"
+                   and where.get(exercise_cell(game["chapter"], qid) or -1) in sections
+                   and (exercise_cell(game["chapter"], qid) or 0) < min(tagged)]
+    if not predictions:
+        return (f"no prediction is done live before the whole game, in its section "
+                f"({', '.join(repr(s) for s in sorted(sections))})")
+    return None
+
+
+Broken = list[tuple[str, str]]   # (rule, what breaks it)
+
+
+def _time_rules(plan: Plan, minutes: list[int]) -> Broken:
+    """Fits its length; holds its slack; a long plan holds its hands-on replay."""
     found = []
-
-    def broken(rule: str, detail: str) -> None:
-        found.append(f"the {plan.name} plan breaks rule {rule!r}: {detail}")
-
-    try:
-        minutes = [slot_minutes(slot, times) for slot in plan.slots]
-    except ValueError as unknown:   # a section its chapter does not have
-        broken("known sections", str(unknown))
-        return found
     used = sum(minutes)
     if used > plan.length:
-        broken("fits its length", f"its slots need {used} min, more than its {plan.length}")
+        found.append(("fits its length", f"its slots need {used} min, more than its {plan.length}"))
+    spent = {kind: sum(m for slot, m in zip(plan.slots, minutes, strict=True) if slot.kind == kind) for kind in KINDS}
+    teaching = sum(spent[kind] for kind in TEACHING_KINDS)
+    needed = math.ceil(SLACK_SHARE * teaching - 1e-9)
+    if spent["slack"] < needed:
+        found.append(("slack", f"it holds {spent['slack']} min of slack, less than {SLACK_SHARE:.0%} of its "
+                               f"{teaching} min of teaching ({needed} min)"))
+    if plan.length >= LONG_PLAN and spent["replay"] < REPLAY_MINUTES:
+        found.append(("lifecycle and hands-on replay", f"it runs {plan.length} min but holds {spent['replay']} min of "
+                                                       f"hands-on replay of a learner's own transcript, less than "
+                                                       f"{REPLAY_MINUTES}"))
+    return found
+
+
+def _teaching_rules(plan: Plan) -> Broken:
+    """Prerequisites taught; a launch buffer and a break; a long plan teaches the lifecycle."""
+    found = []
     taught = {slot.chapter for slot in plan.slots if slot.kind == "chapter"}
     for number in sorted(taught):
         missing = [need for need in PREREQUISITES[number] if need not in taught]
         if missing:
-            broken("prerequisites taught", f"it teaches chapter {number} but leaves {missing} to self-study")
+            found.append(("prerequisites taught", f"it teaches chapter {number} but leaves {missing} to self-study"))
     for kind in ("launch buffer", "break"):
         if not any(slot.kind == kind for slot in plan.slots):
-            broken("launch buffer and break", f"it has no {kind}")
-    teaching = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind in TEACHING_KINDS)
-    held = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind == "slack")
-    needed = math.ceil(SLACK_SHARE * teaching - 1e-9)
-    if held < needed:
-        broken("slack", f"it holds {held} min of slack, less than {SLACK_SHARE:.0%} of its {teaching} min of "
-                        f"teaching ({needed} min)")
+            found.append(("launch buffer and break", f"it has no {kind}"))
+    if plan.length >= LONG_PLAN and LIFECYCLE not in taught:
+        found.append(("lifecycle and hands-on replay", f"it runs {plan.length} min but does not teach chapter "
+                                                       f"{LIFECYCLE}, the lifecycle"))
+    return found
+
+
+def _promise_rules(plan: Plan, times: dict, outcomes: dict[int, Outcome]) -> Broken:
+    """At least ``MIN_OUTCOMES`` promised, and each reached by the plan's slots."""
+    found = []
+    if len(plan.promises) < MIN_OUTCOMES:
+        found.append(("promises kept", f"it promises {len(plan.promises)} outcomes, fewer than {MIN_OUTCOMES}"))
     for number in plan.promises:
         if number not in outcomes:
-            broken("promises kept", f"it promises outcome {number}, which the guide does not list")
+            found.append(("promises kept", f"it promises outcome {number}, which the guide does not list"))
             continue
-        for need in outcomes[number].needs:
-            if not _reaches(plan, need, times):
-                broken("promises kept", f"it promises outcome {number} but does not teach {_describe(need)}")
-    replayed = sum(m for slot, m in zip(plan.slots, minutes) if slot.kind == "replay")
-    if plan.length >= LONG_PLAN and replayed < REPLAY_MINUTES:
-        broken("hands-on replay", f"it runs {plan.length} min but holds {replayed} min of hands-on replay of a "
-                                  f"learner's own transcript, less than {REPLAY_MINUTES}")
+        found += [("promises kept", f"it promises outcome {number} but does not teach {_describe(need)}")
+                  for need in outcomes[number].needs if not _reaches(plan, need, times)]
     return found
+
+
+def _live_rules(plan: Plan, cells: list[tuple[int, ...]]) -> Broken:
+    """Each exercise a slot does live lies in the cells that slot teaches."""
+    return [("live exercises taught", f"its chapter {slot.chapter} slot does exercise {qid} live, which is not in "
+                                      "the cells it teaches")
+            for slot, taught in zip(plan.slots, cells, strict=True) for qid in slot.live
+            if (exercise_cell(slot.chapter, qid) if slot.chapter else None) not in taught]
+
+
+def problems(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> list[str]:
+    """Every rule ``plan`` breaks, each as a sentence naming the plan and the rule (empty when it keeps them all)."""
+    try:
+        minutes = [slot_minutes(slot, times) for slot in plan.slots]
+        cells = [slot_cells(slot) for slot in plan.slots]
+    except ValueError as unknown:   # a section its chapter does not have
+        found: Broken = [("known sections", str(unknown))]
+    else:
+        found = (_time_rules(plan, minutes) + _teaching_rules(plan) + _promise_rules(plan, times, outcomes)
+                 + _live_rules(plan, cells))
+    return [f"the {plan.name} plan breaks rule {rule!r}: {detail}" for rule, detail in found]
 
 
 def check_plan(plan: Plan, times: dict, outcomes: dict[int, Outcome] = OUTCOMES) -> None:
@@ -375,25 +365,11 @@ WORDS = {
 }
 
 
-def chapter_paths(language: str) -> dict[str, pathlib.Path]:
-    folder = ROOT / "notebooks" / ("es" if language == "es" else "")
-    return {path.name[:2]: path for path in sorted(folder.glob("[0-9][0-9]_*.ipynb"))}
-
-
-def _headings(path: pathlib.Path) -> list[str]:
-    """The first line of every markdown cell that opens with a heading of level 1 or 2, in order; the twins of
-    both tracks have their headings in the same cells, so the n-th heading of one is the n-th of the other."""
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    firsts = ["".join(cell["source"]).split("\n", 1)[0] for cell in cells if cell["cell_type"] == "markdown"]
-    return [line for line in firsts if re.match(r"#{1,2} ", line)]
-
-
 def _chapter_words(number: str, sections: tuple[str, ...], language: str) -> tuple[str, list[str]]:
     """The chapter's label (``05 The detector``) and its sections' headings, in ``language``."""
-    english = [line.lstrip("# ") for line in _headings(chapter_paths("en")[number])]
-    there = [line.lstrip("# ") for line in _headings(chapter_paths(language)[number])]
-    label = there[0].replace(" · ", " ", 1)
-    return label, [there[english.index(heading)] for heading in sections]
+    first = course._text(course.cells_of(number, language)[0]).split("\n", 1)[0]
+    label = first.lstrip("# ").replace(" · ", " ", 1)
+    return label, [course.heading_in(language, number, heading) for heading in sections]
 
 
 def _listed(items: list[str], language: str) -> str:

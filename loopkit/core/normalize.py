@@ -13,51 +13,18 @@ from typing import Any
 
 __all__ = ["normalize_args", "canonical_json", "display_json"]
 
-# One encoder, built once. ``json.dumps(x, sort_keys=True, default=str)`` builds an equivalent encoder on every
-# call; reusing it gives byte-identical text and is measurably faster (see benchmarks/).
-_ENCODER = json.JSONEncoder(sort_keys=True, default=str)
-
-
-def _make_fast_encoder():
-    """The C encoder inside ``_ENCODER``, built once (``JSONEncoder.encode`` builds a new one on every call).
-
-    It is built without circular-reference markers, so it only ever runs on the happy path: any exception makes
-    :func:`canonical_json` re-run the value through ``_ENCODER``, which raises exactly what ``json.dumps`` would.
-    ``None`` where the C accelerator is missing or has another signature.
-    """
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return None
-    e = _ENCODER
-    try:
-        fast = make(None, e.default, json.encoder.encode_basestring_ascii, e.indent, e.key_separator,
-                    e.item_separator, e.sort_keys, e.skipkeys, e.allow_nan)
-        probe = {"b": [1.5, None, True, float("inf")], "a": "\u00e9", "c": object}
-        if "".join(fast(probe, 0)) != _ENCODER.encode(probe):
-            return None
-    except Exception:
-        return None
-    return fast
-
-
-_FAST_ENCODE = _make_fast_encoder()
-
 
 def canonical_json(value: Any) -> str:
     """Serialize ``value`` exactly as ``json.dumps(value, sort_keys=True, default=str)`` does.
 
-    This is the one serialization the detector's keys use: sorted keys, ASCII escapes, and ``str()`` for
-    anything JSON cannot hold.
+    This is the one serialization the detector's keys use, as upstream's helpers use it at the pinned commit:
+    sorted keys, ASCII escapes, and ``str()`` for anything JSON cannot hold. (The keys and fingerprints get the same
+    text from :mod:`loopkit.core.fast_json`, which only makes it faster; a test holds the two equal.)
 
     >>> canonical_json({"b": 1, "a": [1.5, None]})
     '{"a": [1.5, null], "b": 1}'
     """
-    if _FAST_ENCODE is not None:
-        try:
-            return "".join(_FAST_ENCODE(value, 0))
-        except Exception:
-            pass  # circular, unsortable, a raising __str__...: let the full encoder raise its own error
-    return _ENCODER.encode(value)
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def display_json(value: Any, *, sort_keys: bool = False) -> str:

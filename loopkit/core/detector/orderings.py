@@ -10,7 +10,7 @@ from ..batches import check_batch
 from ..bounded import LRUDict
 from ..checks import require_instance
 from ..fingerprint import fingerprint
-from ..keys import read_bucket, read_window
+from ..keys import later_stable_key, read_bucket, read_window, stable_key
 from .config import DetectorConfig
 from .decision import HASH_STOP, HASH_WARNING, OK, Decision, frequency_stop, frequency_warning
 from .windows import ScopeState, tool_names
@@ -21,10 +21,12 @@ __all__ = ["Detector", "PinnedDetector", "SeverityFirstDetector"]
 class Detector:
     """What both orderings share: the config, the LRU dict of scope states, and fingerprinting the batch.
 
-    A subclass says how one batch is decided (:meth:`decide`) and how ``read_file`` ranges are keyed
-    (``read_key``). ``on_evict(scope, state)`` is called when the LRU drops a scope.
+    A subclass says how one batch is decided (:meth:`decide`), how one call is keyed (``call_key``) and how its
+    ``read_file`` ranges are keyed (``read_key``). ``on_evict(scope, state)`` is called when the LRU drops a scope.
     """
 
+    #: How one call is keyed into the fingerprint.
+    call_key: Callable[..., str] = staticmethod(stable_key)
     #: How ``read_file`` line ranges are keyed into the fingerprint.
     read_key: Callable[..., str] = staticmethod(read_bucket)
 
@@ -45,7 +47,7 @@ class Detector:
         batch = check_batch(calls)
         if not batch:
             return OK
-        digest = fingerprint(batch, read_key=self.read_key)
+        digest = fingerprint(batch, read_key=self.read_key, key=self.call_key)
         return self.decide(self._state(scope), batch, digest)
 
     def decide(self, state: ScopeState, batch: list, digest: str) -> Decision:
@@ -129,13 +131,15 @@ class PinnedDetector(Detector):
 
 
 class SeverityFirstDetector(Detector):
-    """The later contract of upstream PR #5245 (issue #5243), with PR #5486's exact ``read_file`` windows.
+    """The later ordering of upstream PR #5245 (issue #5243), with the later keys (``keys.later_stable_key``).
 
     A hash stop still rejects the batch before any name is counted. Otherwise every call of the batch is counted
     in model order; the first name to reach its hard limit stops at once. If nothing stops, a hash warning wins
-    over a frequency warning, and only the warning that is delivered is marked. A name pushed out of the window
-    below its warn limit is unmarked at once, and a burst that decays within its own batch leaves no mark.
-    Modelled from the PR descriptions and the later lifecycle contract, not checked against upstream code.
+    over a frequency warning, and among frequency warnings the first crossing in model order; only the warning
+    that is delivered is marked. A name pushed out of the window below its warn limit is unmarked at once, and a
+    burst that decays within its own batch leaves no mark. This is ``_track_and_check`` as read in the fork
+    ``ucan-ai/deer-flow`` at ``711035d2``, checked step by step against scripts recorded from that class
+    (``tests/data/later-middleware-vectors.json.gz``).
 
     >>> d = SeverityFirstDetector(DetectorConfig(tool_freq_warn=2, tool_freq_hard_limit=3))
     >>> reads = [{"name": "read_file", "args": {"path": p}} for p in ("a.py", "b.py", "c.py")]
@@ -143,6 +147,7 @@ class SeverityFirstDetector(Detector):
     'stop'
     """
 
+    call_key = staticmethod(later_stable_key)
     read_key = staticmethod(read_window)
 
     def decide(self, state: ScopeState, batch: list, digest: str) -> Decision:

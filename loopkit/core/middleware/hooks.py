@@ -4,7 +4,7 @@ stop reasons and one lock; a subclass chooses the scope, the detector's ordering
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from ..bounded import BoundedDict
@@ -80,10 +80,19 @@ class LoopMiddleware:
                 self._record_stop(thread_key(thread_id), run_id)
             return decision
 
-    def wrap_model_call(self, thread_id: Hashable, run_id: Hashable) -> list[Decision]:
-        """Drain the run's queued warnings: what the one appended warning message holds (``[]``: no message)."""
+    def wrap_model_call(self, thread_id: Hashable, run_id: Hashable,
+                        model_call: Callable[[list[Decision]], Any] | None = None) -> list[Decision]:
+        """Drain the run's queued warnings: what the one appended warning message holds (``[]``: no message).
+
+        ``model_call``, if given, stands for the model: it is called with those warnings, and whatever it raises
+        reaches the caller. At the pinned commit the warnings are drained before the model is called, so a call
+        that raises loses them (``wrap_model_call`` at ``f1f4af99``, lines 700–705); the later version puts them back.
+        """
         with self._lock:
-            return merge_warnings(self._pending.pop((thread_key(thread_id), run_id), []))
+            warnings = merge_warnings(self._pending.pop((thread_key(thread_id), run_id), []))
+        if model_call is not None:
+            model_call(warnings)
+        return warnings
 
     def after_agent(self, thread_id: Hashable, run_id: Hashable) -> None:
         """The run ended: a warning it never delivered is dropped, not carried into a later run."""

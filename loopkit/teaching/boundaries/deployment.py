@@ -34,8 +34,9 @@ DEPLOYMENTS = {
         N_("shared deployment"),
         N_("nobody's client: identity comes from authentication only"),
         N_("shared stores, partitioned by server-owned user id and run"),
-        N_("authentication, strip_server_owned on every request, per-user memory buckets, a sandbox lease per run, "
-        "request-scoped credentials, header validation, bounded per-run state"),
+        N_("authentication, strip_server_owned on every request, per-user memory buckets, a sandbox lease per run "
+           "(DeerFlow added one after the pin), request-scoped credentials, header validation (DeerFlow added it after "
+           "the pin, PR #5066), bounded per-run state"),
     ),
 }
 

@@ -50,22 +50,28 @@ DEERFLOW_SOURCES = (
     ),
     DeerFlowSource(
         N_("input sanitization"),
-        N_("framework and injection tags in untrusted text (the user's message, remote tool results) are HTML-escaped, "
-        "other tags are left alone"),
-        f"{_MIDDLEWARES}/input_sanitization_middleware.py", COMMIT, "#3630, #4002", 149,
+        N_("the genuine user message has its framework and injection tags HTML-escaped, then is framed between BEGIN "
+           "and END USER INPUT markers; other tags are left alone"),
+        f"{_MIDDLEWARES}/input_sanitization_middleware.py", COMMIT, "#3630, #3662, #4155", 192,
+    ),
+    DeerFlowSource(
+        N_("tool-result sanitization"),
+        N_("the results of four first-party network tools (web_fetch, web_search, image_search, web_capture) get the "
+           "same tag escaping, without a frame; MCP tools of other names are not covered"),
+        f"{_MIDDLEWARES}/tool_result_sanitization_middleware.py", COMMIT, "#4002", 19,
     ),
     DeerFlowSource(
         N_("user id"),
         N_("the Gateway writes the authenticated user's id, role and OAuth fields into the run context over the "
         "client's; with no authenticated user, a client's user_id stays"),
-        "backend/app/gateway/services.py", COMMIT, "#2784, #3665", 424,
+        "backend/app/gateway/services.py", COMMIT, "#2784, #3665, #3839", 424,
     ),
     DeerFlowSource(
         N_("server-owned keys"),
         N_("authorization keys are removed from context and configurable and is_internal is written by the server; "
         "request-config context keys starting with two underscores are dropped; non_interactive is for internal "
         "callers only"),
-        "backend/app/gateway/services.py", COMMIT, "#4203, #3938", 324,
+        "backend/app/gateway/services.py", COMMIT, "#4203, #3938, #3898", 324,
     ),
     DeerFlowSource(
         N_("message metadata"),
@@ -89,7 +95,7 @@ DEERFLOW_SOURCES = (
         N_("the caller sends secrets in config.context.secrets; only str-to-str entries are read; stored and echoed "
            "run "
         "configs lose them; metadata auth_token is refused"),
-        f"{_HARNESS}/runtime/secret_context.py", COMMIT, "#3861, #3871", 60,
+        f"{_HARNESS}/runtime/secret_context.py", COMMIT, "#3861, #3871, #4448", 60,
     ),
     DeerFlowSource(
         N_("skill binding"),
@@ -106,22 +112,21 @@ DEERFLOW_SOURCES = (
     ),
     DeerFlowSource(
         N_("MCP interceptors"),
-        N_("every MCP tool call passes the OAuth interceptor, then the operator's configured interceptors; a bad one "
-           "is "
-        "skipped"),
-        f"{_HARNESS}/mcp/interceptors.py", COMMIT, "#4690", 15,
+        N_("an MCP tool call passes the OAuth interceptor, installed only when an MCP server has OAuth configured, then "
+           "the operator's configured interceptors; a bad one is skipped"),
+        f"{_HARNESS}/mcp/interceptors.py", COMMIT, "#908, #2451", 15,
     ),
     DeerFlowSource(
         N_("sandbox lease"),
         N_("later, not in the pinned tree: the sandbox lease owner and command scope ids are server-owned context "
            "keys"),
-        f"{_HARNESS}/sandbox/lease.py", "163bcf1f4234f71e3009151c89b0dea86d1c9b48", "none found",
+        f"{_HARNESS}/sandbox/lease.py", "163bcf1f4234f71e3009151c89b0dea86d1c9b48", "none found", 28,
     ),
     DeerFlowSource(
         N_("MCP headers"),
         N_("later, not in the pinned tree: headers_from_context maps MCP headers to keys of the same secrets carrier; "
         "missing or empty is denied"),
-        f"{_HARNESS}/mcp/context_headers.py", "44ed756d363ad575c1eaa2aae28d09981575c745", "#5005, #5010",
+        f"{_HARNESS}/mcp/context_headers.py", "44ed756d363ad575c1eaa2aae28d09981575c745", "#5005, #5010", 58,
     ),
     DeerFlowSource(
         N_("header values"),

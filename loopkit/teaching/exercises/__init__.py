@@ -1,9 +1,10 @@
 """Self-check exercises, in the style of Kaggle Learn: ``q1.check(answer)``, ``q1.hint()``, ``q1.solution()``.
 
-Each chapter has a module here (``loopkit.teaching.exercises.ch02`` and so on) that defines its questions. In a notebook::
+Each chapter has a module here (``loopkit.teaching.exercises.ch02`` and so on) that defines its questions. Its
+``__all__`` names them, the data they use and the blank ``____``, so a notebook imports them in one line and the
+learner meets ``____`` only where an answer goes::
 
-    from loopkit.teaching.exercises import ____
-    from loopkit.teaching.exercises.ch02 import q1, q2, q3
+    from loopkit.teaching.exercises.ch02 import *   # q1, q2, ... and the blank
 
     answer = ____   # replace ____ with your answer
     q1.check(answer)
@@ -375,6 +376,7 @@ def _as_case(case: Any) -> Case:
 def function_cases(cases: Sequence[Any], *, why: str) -> Checker:
     """A checker for a function answer: runs ``answer(*case.args)`` for each :class:`Case` (or ``(args, expected)``
     or ``(args, expected, idea)`` tuple), in order, and reports the first input it gets wrong with that input's idea.
+    A function that returns None where a value was expected is told that it may lack its ``return``.
     """
     cases = [_as_case(case) for case in cases]
 
@@ -391,6 +393,10 @@ def function_cases(cases: Sequence[Any], *, why: str) -> Checker:
                                  error=type(exc).__name__, message=exc, shown=shown) + idea
             if got is ____:
                 raise _Unanswered
+            if got is None and case.expected is not None:  # the work was done, and then not handed back
+                return False, tr("For input ({shown}) your function returned None, expected {expected}: does it end "
+                                 "with `return`? A function without `return` gives None.", shown=shown,
+                                 expected=_short(case.expected, 40)) + idea
             if got != case.expected:
                 return False, tr("For input ({shown}) it returned {got}, expected {expected}.", shown=shown,
                                  got=_short(got, 40), expected=_short(case.expected, 40)) + idea

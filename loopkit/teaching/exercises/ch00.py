@@ -1,13 +1,56 @@
-"""Chapter 00 practice questions: how the self-checks work, and what counts as a repeat."""
+"""Chapter 00 questions: where DeerFlow's detector stops a stuck session, and what counts as a repeat.
 
-from . import Question, equals, letter_set
+A chapter imports them all at once, with the blank its answers replace: ``from loopkit.teaching.exercises.ch00
+import *`` (see ``__all__``).
+"""
+
+from . import Question, ____, equals, letter_set
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "TRACE", "TRACE_2", "TESTS_CALL", "CANDIDATES"]
 
 
 def _call(name, **args):
     return {"name": name, "args": args}
 
 
-#: The agent trace of exercise 0.1: one tool call per turn.
+# Exercise 0.1 asks about chapter 00's stuck session, notebooks/data/stuck_task.openai_chat.json, replayed through the
+# pinned detector at its defaults (warn at the 3rd time a batch comes back in the last 20, stop at the 5th). Its test
+# run comes at steps 1, 4, 6, 8, 9 and 11, its read of src/notes/cli.py at steps 2, 5, 7, 10 and 12
+# (tests/test_exercises_ch00_ch01.py replays the file).
+q1 = Question(
+    "0.1",
+    "Predict: at which step does DeerFlow's detector stop the stuck session?",
+    kind="prediction",
+    checker=equals(
+        9,
+        why="The test run comes back at steps 1, 4, 6, 8 and 9. Its third time, step 6, gets a warning; its fifth "
+        "time, step 9, stops the run.",
+    ),
+    solution=9,
+    solution_code="prediction = 9   # the test run's 5th time: steps 1, 4, 6, 8, 9",
+    hint="Follow one call: at which steps does the session run pytest -q tests/test_cli.py? Count them up to five.",
+    wrong={
+        6: "Step 6 is the test run's third time: there the detector warns the model. It stops the run only at the "
+        "fifth time.",
+        11: "You counted five repeats after the first run. The first run counts too: the fifth time the same call "
+        "appears is step 9.",
+        12: "Step 12 is the fifth read of cli.py, but the test run reaches its fifth time first, at step 9, and the "
+        "run ends there.",
+        8: "Step 8 is the test run's fourth time: one short of the stop.",
+        5: "The detector counts how often the same call comes back, not the steps: step 5 is only the second read.",
+    },
+    responses={
+        6: "Ask what the detector does at the third time and what at the fifth: a warning first, the stop later.",
+        11: "Write the steps of the test run on the board, 1, 4, 6, 8, 9, and number them from 1: the first run is "
+        "the first time.",
+        12: "Ask which of the two repeated calls reaches its fifth time first: the run stops at the first one.",
+        8: "Count the test run's steps out loud, 1, 4, 6, 8, 9: step 8 is only the fourth.",
+        5: "Ask what the detector counts: not steps, but how often one step's calls come back.",
+    },
+    reveal=r"^stop_step = {answer}$",
+)
+
+#: The agent trace of exercise 0.4: one tool call per turn.
 TRACE = (
     _call("web_search", query="loop detection"),
     _call("read_file", path="notes.md"),
@@ -17,8 +60,8 @@ TRACE = (
     _call("write_file", path="summary.md", content="loops"),
 )
 
-q1 = Question(
-    "0.1",
+q4 = Question(
+    "0.4",
     "Predict: how many of the agent's six calls repeat a call it had already made?",
     kind="prediction",
     checker=equals(
@@ -83,7 +126,7 @@ q2 = Question(
     reveal=r"^first_repeat = {answer}$",
 )
 
-#: Exercise 0.3: the call of chapter 00's stuck run that runs the tests ...
+#: Exercise 0.3: a call that runs the tests ...
 TESTS_CALL = _call("bash", command="pytest")
 
 #: ... and four later calls. Which ones does the detector count as that same action again?
@@ -127,4 +170,4 @@ q3 = Question(
     reveal=r"^repeats = {answer}$",
 )
 
-QUESTIONS = (q1, q2, q3)
+QUESTIONS = (q1, q2, q3, q4)

@@ -2,7 +2,9 @@
 
 from loopkit.core.normalize import normalize_args
 
-from . import Case, Question, equals, function_cases, letter_set
+from . import Case, Question, ____, equals, function_cases, letter_set
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "CUT_OFF", "EMPTY_ARGS"]
 
 q1 = Question(
     "1.1",

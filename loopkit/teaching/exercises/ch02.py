@@ -1,6 +1,8 @@
 """Chapter 02 exercises: read buckets (sorting, clamping, bucketing) and what they cost."""
 
-from . import Case, Question, equals, function_cases
+from . import Case, Question, ____, equals, function_cases
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "PAGES_BY_30"]
 
 q2 = Question(
     "2.2",

@@ -4,7 +4,9 @@ from loopkit.core.fingerprint import call_entry
 from loopkit.core.keys import FULL_ARGS_TOOLS, SALIENT_FIELDS
 from loopkit.core.normalize import normalize_args
 
-from . import Case, Question, equals, function_cases
+from . import Case, Question, ____, equals, function_cases
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "SQL_CALLS", "BATCHES"]
 
 
 def _call(name, args):
@@ -88,6 +90,13 @@ q2 = Question(
         "and C only adds a description. Both are A's fingerprint.",
         1: "Multiplicity and buckets still count: D runs the tests twice, and E's range 150-250 crosses line 200 "
         "into a second bucket.",
+    },
+    responses={
+        5: "Ask which differences the detector keeps: put A and B side by side, and ask whether the order of two "
+        "calls changes what the agent did.",
+        2: "Write D's sorted entries on the board next to A's: the duplicate entry stays, so the lists differ.",
+        4: "Ask what C adds to A: only a description. Is a description part of the action, or a note about it?",
+        1: "Ask whether running the tests twice in one turn is the same action as running them once.",
     },
     reveal=r"^different_fingerprints = {answer}$",
 )

@@ -3,7 +3,9 @@
 from loopkit.core.bounded import LRUDict
 from loopkit.teaching.eviction_race import run_script
 
-from . import Case, Question, equals, function_cases, standard_form
+from . import Case, Question, ____, equals, function_cases, standard_form
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "ONE_STEP", "READ_BEFORE_FLOOD", "flood"]
 
 #: Exercise 4.1's script: room for two keys, and a read before the third key arrives.
 READ_BEFORE_FLOOD = "set x 1; set y 2; get x; set z 3"

@@ -5,7 +5,9 @@ from loopkit.core.language import tr
 from loopkit.core.middleware import PinnedMiddleware
 from loopkit.teaching.patterns import get
 
-from . import Case, Question, equals, function_cases
+from . import Case, Question, ____, equals, function_cases
+
+__all__ = ["____", "q1", "q2", "q3", "q4"]
 
 q1 = Question(
     "5.1",
@@ -205,8 +207,8 @@ q4 = Question(
     "an override for a pipeline",
     kind="value",
     checker=_override_verdict,
-    solution=(60, 80),
-    solution_code="answer = (60, 80)   # any 41 <= warn <= hard <= 80 passes",
+    solution=(41, 80),
+    solution_code="answer = (41, 80)   # the lowest warn, the highest hard: any 41 <= warn <= hard <= 80 passes",
     hint="The pipeline calls bash 40 times: warn must be above that. A runaway must still stop within 80 calls.",
     wrong={
         (30, 50): "Those are the global defaults: the pipeline's 30th bash call warns, as the override section showed.",

@@ -1,6 +1,8 @@
 """Chapter 06 exercises: the pinned lifecycle, hook by hook."""
 
-from . import Question, equals, letter_set
+from . import Question, ____, equals, letter_set
+
+__all__ = ["____", "q1", "q2", "q3", "q4"]
 
 q1 = Question(
     "6.1",

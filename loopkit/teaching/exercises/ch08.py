@@ -10,7 +10,9 @@ from typing import Any
 from loopkit.core.bounded import BoundedDict, LRUDict
 from loopkit.core.keys import BUCKET_SIZE, _as_line
 
-from . import Case, Question, equals, function_cases, letter_set
+from . import Case, Question, ____, equals, function_cases, letter_set
+
+__all__ = ["____", "q1", "q2", "q3"]
 
 
 def statement_numbers(answer: Any) -> frozenset:

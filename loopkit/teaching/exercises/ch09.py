@@ -21,7 +21,9 @@ from loopkit.teaching.boundaries import (
 )
 from loopkit.teaching.boundaries.pinned import is_blocked_env_name
 
-from . import Case, Question, equals, first_wrong_item, function_cases, standard_form
+from . import Case, Question, ____, equals, first_wrong_item, function_cases, standard_form
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "Q3_METADATA", "Q4_NAMES", "Q7_SITUATIONS", "Q8_NAMES"]
 
 
 def _spellings(answer):

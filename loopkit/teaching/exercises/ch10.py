@@ -1,10 +1,12 @@
-"""Chapter 10 exercises: an adapter of your own, two predictions (tighter thresholds, the peers), and the
-evade-the-detector challenge."""
+"""Chapter 10 exercises: an adapter of your own, two predictions (tighter thresholds, the peers), the
+evade-the-detector challenge, and a prediction on a real-looking session (does an override help?)."""
 
 from loopkit.core.language import N_
 from loopkit.teaching.challenge import score
 
-from . import Case, Question, Wrong, equals, function_cases
+from . import Case, Question, Wrong, ____, equals, function_cases
+
+__all__ = ["____", "q1", "q2", "q3", "q4", "q5"]
 
 
 def _drop_repeated_turns(messages):
@@ -182,21 +184,22 @@ q3 = Question(
     "Predict how many of the five peer models notice the looping session",
     kind="prediction",
     checker=equals(0, why="None of the five: the session never sends the same exact call twice in a row; its reads "
-                          "differ in their exact lines, so when the test run and a read take turns no pair comes back "
-                          "(OpenHands); and OpenCode looks only inside one response. Only DeerFlow's read buckets and "
-                          "its 20-batch window see the repetition."),
+                          "differ in their exact lines, so when the test run and a read take turns no pair and no "
+                          "cycle comes back (OpenHands, Gemini CLI); and OpenCode looks only inside one response. Only "
+                          "DeerFlow's read buckets and its 20-batch window see the repetition."),
     solution=0,
     solution_code="answer = 0   # [p.run(loop.batches).action for p in peers.PEERS] is all 'ok'",
-    hint="Every peer here compares calls exactly (name and arguments, sometimes the result), and most only in a "
-         "row. Does the looping session ever send the same exact call twice in a row?",
+    hint="Every peer here compares calls exactly (name and arguments, sometimes the result), in a row or in a short "
+         "cycle. Does the looping session ever send the same exact calls back?",
     wrong={
         5: "Each peer compares calls exactly, and the session never makes the same exact call twice in a row: its "
            "reads ask for 1-120, then 60-180, then 40-130. Only DeerFlow's 200-line buckets make them one action.",
         4: "Four would leave out only OpenCode, which looks inside one response. But the other four need the very "
-           "same call back, in a row or in a strict alternation, and every read of dates.py asks for other lines.",
-        1: "Perhaps you counted OpenHands: from step 8 the test run and a read take turns. Its alternation check needs "
-           "two equal pairs, and each read asks for other lines, so no pair comes back. Gemini CLI's hash also needs "
-           "identical calls in a row.",
+           "same calls back, in a row, in a strict alternation or in a short cycle, and every read of dates.py asks "
+           "for other lines.",
+        1: "Perhaps you counted OpenHands or Gemini CLI: from step 8 the test run and a read take turns. Their "
+           "alternation and cycle checks need the same calls to come back, and each read asks for other lines, so "
+           "no pair comes back.",
         2: "None of the peers buckets line ranges as DeerFlow does, so the shifting reads look like new work to all "
            "five, not only to some.",
         3: "Three would be the peers that count identical calls in a row (Roo Code, Cline, Gemini CLI). They need "
@@ -246,4 +249,41 @@ q4 = Question(
     ],
 )
 
-QUESTIONS = (q1, q2, q3, q4)
+q5 = Question(
+    "10.5",
+    "Predict where two replays of the edit-and-test session stop: with a bash override, and with --hard 6",
+    kind="prediction",
+    checker=equals((12, None), why="The stop is the hash layer's: the test run's 5th occurrence in the window, at "
+                                   "step 12. A per-tool override sets that tool's frequency limits only, and the session "
+                                   "calls bash 6 times in all, far below them, so the stop stays at step 12. With --hard 6 "
+                                   "the hash layer needs a 6th occurrence, and the session runs its test 5 times: it "
+                                   "warns at step 8 and is never stopped."),
+    solution=(12, None),
+    solution_code="answer = (12, None)   # next(report_paths([EDIT_TEST], config)).outcome.stop_step for each config",
+    hint="Which layer stopped the session, and which of the two settings does that layer read? Then count the test "
+         "runs: how many occurrences does --hard 6 need?",
+    wrong={
+        (None, None): "An override does not reach this stop. The middleware reads tool_freq_overrides only in the "
+                      "frequency layer; the stop comes from the hash layer, which compares the test run's count with "
+                      "the global hard_limit, whatever the tool.",
+        (12, 12): "--hard 6 needs a 6th occurrence of the same batch in the window, and this session runs its test "
+                  "only 5 times: it warns at step 8 and is never stopped.",
+        (None, 12): "Both are the other way round: the override changes nothing here (it sets bash's frequency "
+                    "limits, and this stop is the hash layer's), while --hard 6 needs a 6th test run, which never "
+                    "comes.",
+        (8, None): "Step 8 is the warning, the test run's 3rd occurrence; a warning lets the batch run. The stop is "
+                   "the 5th occurrence, at step 12, and the override does not move it.",
+        12: "Give both steps, as a pair: the stop with the override first, then the stop with --hard 6 (None if "
+            "that replay never stops).",
+    },
+    responses={
+        (None, None): "Ask which layer made the stop (the summary says hash), and which layer reads "
+                      "tool_freq_overrides.",
+        (12, 12): "Count the test runs in the listing together: five. How many does a hard limit of 6 need?",
+        (None, 12): "Take one replay at a time: first the layer of the stop, then the number of test runs.",
+        (8, None): "Ask what a warning does to the batch that earned it: it lets it run.",
+    },
+    reveal=r"^stop_steps = {answer}$",
+)
+
+QUESTIONS = (q1, q2, q3, q4, q5)

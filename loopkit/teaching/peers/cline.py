@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from loopkit.core.language import N_
 
-from .model import PeerModel, args_value, is_message, sorted_key
+from .model import PeerModel, is_message, sorted_key
 
 __all__ = ["Cline"]
 
 
 class Cline(PeerModel):
-    """Cline at 60c5f9f2: identical tool calls in a row; a warning at the 3rd, an escalation at the 5th.
+    """Cline at 21cb8d25 (its main branch): identical tool calls in a row; a warning at the 3rd, an escalation at the
+    5th.
 
-    Checked in ``src/core/task/loop-detection.ts`` at the pinned commit: a call is its tool name plus its parameters
-    with sorted keys, leaving out ``task_progress`` (a checklist that changes every turn); the soft threshold 3
-    warns the model, the hard threshold 5 escalates to the user or fails the task (a stop here).
+    Checked in ``sdk/packages/core/src/runtime/safety/loop-detection.ts`` at the pinned commit, where the VS Code
+    extension's tasks run since Cline moved onto its SDK (``apps/vscode/src/sdk/cline-session-factory.ts``): a call
+    is its tool name plus its input as JSON with the keys sorted at every level; the soft threshold 3 appends a
+    notice to the conversation, and from the hard threshold 5 on a call forces the consecutive-mistake limit, whose
+    decision ends the run or asks the user (a stop here; ``session-runtime-orchestrator.ts``,
+    ``inspectLoopForToolCall``). Every parameter counts: the older extension code (``src/core/task/loop-detection.ts``,
+    PR #9933, removed from main in 94f5a47a) left out ``task_progress``, and the SDK's check does not.
 
-    Left out: how the tool executor words the warning and the escalation.
+    Left out: the wording of the notice, what the limit's decision asks, and ``execution.loopDetection``, which can
+    set other thresholds or turn the check off.
 
     >>> grep = {"name": "search_files", "args": {"regex": "TODO"}}
     >>> Cline().run([[grep]] * 6)
@@ -27,12 +31,11 @@ class Cline(PeerModel):
 
     name = "Cline"
     repo = "cline/cline"
-    commit = "60c5f9f299fe3a2eca7d4b8e46643dd26361f1d8"
-    path = "src/core/task/loop-detection.ts"
-    english_rule = N_("identical calls in a row (name + key-sorted parameters, task_progress ignored): a warning at "
-                      "the 3rd, an escalation at the 5th")
+    commit = "21cb8d2525bcedf1f4b6890b27a74a14fe7451e4"
+    path = "sdk/packages/core/src/runtime/safety/loop-detection.ts"
+    english_rule = N_("identical calls in a row (name + input with its keys sorted): a warning at the 3rd, an "
+                      "escalation at the 5th")
     soft, hard = 3, 5
-    ignored = ("task_progress",)
 
     def _start(self):
         return {"previous": None, "run": 0}
@@ -40,10 +43,7 @@ class Cline(PeerModel):
     def _feed(self, state, entry):
         if is_message(entry):
             return None
-        args = args_value(entry.get("args"))
-        if isinstance(args, Mapping):
-            args = {k: v for k, v in args.items() if k not in self.ignored}
-        key = sorted_key({"name": entry.get("name"), "args": args})
+        key = sorted_key(entry)
         state["run"] = state["run"] + 1 if key == state["previous"] else 1
         state["previous"] = key
         if state["run"] >= self.hard:

@@ -19,6 +19,9 @@ class OpenCode(PeerModel):
     ``JSON.stringify`` input (key order counts). Each model step adds a step-start and a step-finish part to the
     message, so calls from different responses are never 3 parts in a row: a repeat across turns is not seen.
 
+    Unlike the other peers, this commit could not be checked against the project's default branch: no snapshot of
+    the repository could be read for it (``tests/data/peer-pins.json`` says why).
+
     Left out: the ``doom_loop`` permission rules (an agent may allow or deny instead of asking; this model counts
     the question as a stop) and text parts between calls of one response.
 

@@ -15,16 +15,17 @@ __all__ = ["OpenHands"]
 
 
 class OpenHands(PeerModel):
-    """OpenHands at 331a1a43: the legacy (V0) stuck detector; any of its conditions halts the agent.
+    """OpenHands at d6fab190 (its main branch): the legacy (V0) stuck detector; any of its conditions halts the agent.
 
     Checked in ``stuck.py`` at the pinned commit, four conditions modelled: the last 4 actions and the last 4
     observations each all equal; the last 3 actions equal and each answered by an error; the last 3 agent messages
     equal with no observation between; the last 6 steps alternating two (action, observation) pairs. A shell
     command's observation counts as equal when its command and exit code are (its output is not compared).
 
-    Left out: the syntax-error variants for IPython cells, the loops of context-window condensation and of empty
-    responses, the interactive mode that only looks after the last user message, and what the controller does
-    when the agent is stuck (this model counts it as a stop). A trace without observations leaves them unknown,
+    Left out: the syntax-error variants for IPython cells, the loop of context-window condensation, the interactive
+    mode that only looks after the last user message, and what the controller does when the agent is stuck (this
+    model counts it as a stop). OpenHands' newer V1 agent lives in its software-agent-sdk, which this model does not
+    cover. A trace without observations leaves them unknown,
     and unknown observations compare equal. Actions compare by name and key-sorted arguments.
 
     >>> read = {"name": "read_file", "args": {"path": "a.py"}}
@@ -34,7 +35,7 @@ class OpenHands(PeerModel):
 
     name = "OpenHands"
     repo = "OpenHands/OpenHands"
-    commit = "331a1a43145f185f7596431e2a19668a0e0a6daa"
+    commit = "d6fab190bfb55f07cc380993b45ec4f781706a92"
     path = "openhands/controller/stuck.py"
     english_rule = N_("stuck when 4 (action, observation) pairs repeat, 3 equal actions all error, 3 equal agent "
                       "messages have no observation between, or 2 pairs alternate over 6 steps; a command's "
@@ -69,7 +70,7 @@ class OpenHands(PeerModel):
 def _observed(call: Mapping) -> Any:
     """What OpenHands compares of a call's result: the exit code of a command, else the observation (None if absent).
 
-    stuck.py at 331a1a43 compares two command outputs by command and exit code only, so a poll whose output changes
+    stuck.py at d6fab190 compares two command outputs by command and exit code only, so a poll whose output changes
     but whose exit code does not still repeats.
     """
     if "exit_code" in call:

@@ -10,14 +10,16 @@ __all__ = ["RooCode"]
 
 
 class RooCode(PeerModel):
-    """Roo Code at 37479466: the 4th identical tool call in a row is blocked and the user is asked.
+    """Roo Code at cb836567 (its main branch): the 4th identical tool call in a row is blocked and the user is asked.
 
-    Checked in ``ToolRepetitionDetector.ts`` at the pinned commit: a call is its name plus its parameters with the
-    top-level keys sorted; the count of repeats starts at 0 for a new call and the limit is 3; a browser scroll is
-    never counted. Blocking waits for a human, which this model counts as a stop.
+    Checked in ``ToolRepetitionDetector.ts`` at the pinned commit: a call is its name plus its parameters, serialized
+    with ``safe-stable-stringify`` (keys sorted at every level); the count of repeats starts at 0 for a new call and
+    the limit is the consecutive-mistake limit, 3 by default (``src/core/task/Task.ts``). Blocking waits for a human,
+    which this model counts as a stop. The browser-scroll exemption of older versions went with the browser tool
+    (commit 04ffb64b, PR #11475).
 
-    Left out: the browser-scroll exemption, the counter reset after a block (the replay ends there), and the
-    ``nativeArgs`` that native tool calls add to the key.
+    Left out: the counter reset after a block (the replay ends there), and the ``nativeArgs`` that native tool calls
+    add to the key.
 
     >>> ls = {"name": "list_files", "args": {"path": "."}}
     >>> RooCode().run([[ls]] * 6).stop_step
@@ -26,9 +28,10 @@ class RooCode(PeerModel):
 
     name = "Roo Code"
     repo = "RooCodeInc/Roo-Code"
-    commit = "37479466bc615057ee1865c395d00a3b5e0569a2"
+    commit = "cb836567180a3ff1da6d082f3178b90c3bd22a70"
     path = "src/core/tools/ToolRepetitionDetector.ts"
-    english_rule = N_("blocks the 4th identical call in a row (name + key-sorted parameters) and asks the user")
+    english_rule = N_("blocks the 4th identical call in a row (name + parameters with their keys sorted) and asks the "
+                      "user")
     limit = 3
 
     def _start(self):

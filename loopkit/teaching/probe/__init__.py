@@ -15,7 +15,13 @@ variable ``LOOPKIT_OFFLINE`` is set (to anything but ``0``, ``false``, ``no`` or
 fails; :func:`run_probe` then says so in one line. Every piece is injectable (``fetch``, ``files``, ``env``), so the
 tests run on stand-in files without a network.
 
+Offline, :func:`recorded_run` shows a real run instead: upstream's side of the table as the probe recorded it when
+it last ran on the pinned files (:mod:`~loopkit.teaching.probe.recorded`, written by ``tools/record_probe.py``),
+beside loopkit's side computed now.
+
 >>> run_probe(False).message.startswith("Probe did not run: it is switched off")
+True
+>>> recorded_run(as_table=False).message.endswith("7 of 7 claims agree (all agree).")
 True
 """
 
@@ -31,7 +37,19 @@ from loopkit.core import upstream
 from loopkit.core.checks import clip
 from loopkit.core.language import tr
 
-from .claims import CLAIMS, LOOPKIT_HELPERS, Claim, Helpers, claim_frame, claim_rows, claim_table, upstream_helpers
+from . import recorded
+from .claims import (
+    CLAIMS,
+    LOOPKIT_HELPERS,
+    Claim,
+    Helpers,
+    claim_frame,
+    claim_rows,
+    claim_table,
+    compared_rows,
+    observations,
+    upstream_helpers,
+)
 from .download import MAX_BYTES, TIMEOUT_SECONDS, directory_fetcher, sha256_hex, url_fetcher, verify_sha256
 from .extract import Extraction, extract_definitions
 from .generated import BATCHES, SEED, generated_batches
@@ -60,6 +78,7 @@ __all__ = [
     "claim_frame",
     "claim_table",
     "run_probe",
+    "recorded_run",
     "MAX_BYTES",
     "BATCHES",
     "SEED",
@@ -70,8 +89,9 @@ OFFLINE_ENV = "LOOPKIT_OFFLINE"
 
 @dataclass
 class ProbeReport:
-    """What :func:`run_probe` did: ``status`` is "ran", "skipped" or "refused"; ``message`` is one line, in the
-    learner's language (:func:`loopkit.core.language.tr`), as are the table's headings."""
+    """What :func:`run_probe` did: ``status`` is "ran", "skipped" or "refused" ("recorded" from :func:`recorded_run`);
+    ``message`` is one line, in the learner's language (:func:`loopkit.core.language.tr`), as are the table's
+    headings."""
 
     status: str
     message: str
@@ -150,9 +170,7 @@ def run_probe(
     objects = {name: obj for ex in extractions.values() for name, obj in ex.objects.items()}
     theirs = upstream_helpers(objects, files)
     rows = claim_rows(theirs, batches=batches)
-    agreeing = sum(row["agree"] for row in rows)
-    disagreeing = [row["claim"] for row in rows if not row["agree"]]
-    verdict = tr("DISAGREE on {claims}", claims=", ".join(disagreeing)) if disagreeing else tr("all agree")
+    agreeing, verdict = _verdict(rows)
     message = tr(
         "Probe ran: {files} files verified by sha256 at {commit}; {agreeing} of {claims} claims agree between "
         "upstream and loopkit ({verdict}).",
@@ -160,3 +178,29 @@ def run_probe(
     )
     table = claim_frame(rows) if as_table else None
     return ProbeReport("ran", message, rows=rows, table=table, extractions=extractions)
+
+
+def _verdict(rows: list[dict]) -> tuple[int, str]:
+    """How many rows agree, and the verdict's words: "all agree", or the claims that disagree."""
+    disagreeing = [row["claim"] for row in rows if not row["agree"]]
+    verdict = tr("DISAGREE on {claims}", claims=", ".join(disagreeing)) if disagreeing else tr("all agree")
+    return len(rows) - len(disagreeing), verdict
+
+
+def recorded_run(helpers: Helpers = LOOPKIT_HELPERS, *, as_table: bool = True) -> ProbeReport:
+    """The probe's table from its recorded run, with no network: upstream's column is what upstream's helpers gave
+    when the probe last ran on the pinned files (:mod:`~loopkit.teaching.probe.recorded`); the other column is
+    ``helpers`` (loopkit's by default) observed now, on the same generated batches; ``agree`` compares the two in
+    full, as :func:`run_probe` does.
+    """
+    theirs = [recorded.UPSTREAM[claim.english_name] for claim in CLAIMS]
+    ours = observations(helpers, batches=recorded.BATCHES, seed=recorded.SEED)
+    rows = compared_rows(theirs, ours, tr("upstream, recorded"), helpers.label)
+    agreeing, verdict = _verdict(rows)
+    message = tr(
+        "Probe replayed from its run of {date}, when {files} files were verified by sha256 at {commit}: upstream's "
+        "column is what they gave then, {label}'s is computed now; {agreeing} of {claims} claims agree ({verdict}).",
+        date=recorded.RECORDED_ON, files=len(recorded.RAN), commit=upstream.COMMIT[:12], label=helpers.label,
+        agreeing=agreeing, claims=len(rows), verdict=verdict,
+    )
+    return ProbeReport("recorded", message, rows=rows, table=claim_frame(rows) if as_table else None)

@@ -19,8 +19,8 @@ from loopkit.core.normalize import normalize_args
 from .download import sha256_hex
 from .generated import BATCHES, SEED, generated_batches
 
-__all__ = ["Helpers", "LOOPKIT_HELPERS", "upstream_helpers", "Claim", "CLAIMS", "claim_rows", "claim_frame",
-           "claim_table"]
+__all__ = ["Helpers", "LOOPKIT_HELPERS", "upstream_helpers", "Claim", "Raised", "CLAIMS", "observations",
+           "compared_rows", "claim_rows", "claim_frame", "claim_table"]
 
 
 @dataclass(frozen=True)
@@ -58,15 +58,19 @@ def upstream_helpers(objects: Mapping[str, Any], files: Mapping[str, Mapping[str
 
 @dataclass(frozen=True)
 class Claim:
-    """One row of the claim table: a name, what it checks, and how to observe it on one implementation.
+    """One row of the claim table: a name, what it checks, how to observe it on one implementation, and how to say
+    what was observed.
 
-    The fields hold the name and the check in English; ``name`` and ``checks`` give them in the learner's language
-    (:func:`loopkit.core.language.tr`), read when they are shown.
+    ``observe(helpers, batches)`` returns plain data (tuples, numbers, bools), the same in every language, so two
+    observations compare exactly and one can be recorded; ``describe``, when given, turns it into the cell's text in
+    the learner's language. The fields hold the name and the check in English; ``name`` and ``checks`` give them in
+    the learner's language (:func:`loopkit.core.language.tr`), read when they are shown.
     """
 
     english_name: str
     english_checks: str
     observe: Callable[[Helpers, list], Any]
+    describe: Callable[[Any], str] | None = None
 
     @property
     def name(self) -> str:
@@ -75,6 +79,24 @@ class Claim:
     @property
     def checks(self) -> str:
         return tr(self.english_checks)
+
+    def cell(self, observed: Any) -> str:
+        """The table cell for one observation: a failure's text, ``describe``'s words, or a short generic text."""
+        if isinstance(observed, Raised):
+            return observed.text
+        return self.describe(observed) if self.describe is not None else _show(observed)
+
+
+@dataclass(frozen=True)
+class Raised:
+    """What a claim observed on an implementation that raised: a finding shown in its cell, not a crash."""
+
+    error: str
+    message: str
+
+    @property
+    def text(self) -> str:
+        return tr("raised {error}: {message}", error=self.error, message=self.message)[:120]
 
 
 def _normalization(h: Helpers, batches: list) -> tuple:
@@ -87,36 +109,36 @@ def _read_buckets(h: Helpers, batches: list) -> tuple:
     return tuple(h.stable_key("read_file", {"path": "a.py", "start_line": s, "end_line": e}, None) for s, e in ranges)
 
 
-def _changed_write(h: Helpers, batches: list) -> str:
+def _changed_write(h: Helpers, batches: list) -> tuple[bool, bool]:
     def write(content: str) -> dict:
         return {"name": "write_file", "args": {"path": "notes.md", "content": content}}
 
     changed = h.fingerprint([write("draft 1")]) != h.fingerprint([write("draft 2")])
     repeated = h.fingerprint([write("draft 1")]) == h.fingerprint([write("draft 1")])
-    return tr("changed write is new: {changed}; same write repeats: {repeated}", changed=changed, repeated=repeated)
+    return changed, repeated
 
 
-def _permutation(h: Helpers, batches: list) -> str:
+def _permutation(h: Helpers, batches: list) -> tuple[int, int]:
     rng = random.Random(SEED)
     kept = 0
     for batch in batches:
         shuffled = list(batch)
         rng.shuffle(shuffled)
         kept += h.fingerprint(shuffled) == h.fingerprint(batch)
-    return tr("{kept}/{total} shuffled batches keep their digest", kept=kept, total=len(batches))
+    return kept, len(batches)
 
 
-def _multiplicity(h: Helpers, batches: list) -> str:
+def _multiplicity(h: Helpers, batches: list) -> tuple[int, int]:
     changed = sum(h.fingerprint([*batch, batch[0]]) != h.fingerprint(batch) for batch in batches)
-    return tr("{changed}/{total} batches change when a call is repeated", changed=changed, total=len(batches))
+    return changed, len(batches)
 
 
-def _eviction(h: Helpers, batches: list) -> str:
+def _eviction(h: Helpers, batches: list) -> tuple:
     d = h.bounded_dict(2)
     d["a"], d["b"] = 1, 2
     d["a"] = 10  # an update: under insertion order it keeps its place
     d["c"] = 3
-    return tr("keeps {items}", items=list(d.items()))
+    return tuple(d.items())
 
 
 def _digests(h: Helpers, batches: list) -> tuple:
@@ -128,10 +150,16 @@ CLAIMS = (
     Claim(N_("JSON normalization"), N_("7 shapes: dict, JSON dict, JSON list and str, bad JSON, None, int"),
           _normalization),
     Claim(N_("read buckets"), N_("read_file ranges 1-199, 200-1, 201, 150-250, and unusable numbers"), _read_buckets),
-    Claim(N_("changed-write sensitivity"), N_("write_file with new content vs. the same content"), _changed_write),
-    Claim(N_("permutation invariance"), N_("each generated batch, shuffled"), _permutation),
-    Claim(N_("multiplicity"), N_("each generated batch with its first call repeated"), _multiplicity),
-    Claim(N_("insertion-order eviction"), N_("maxsize 2: insert a, b; update a; insert c"), _eviction),
+    Claim(N_("changed-write sensitivity"), N_("write_file with new content vs. the same content"), _changed_write,
+          lambda seen: tr("changed write is new: {changed}; same write repeats: {repeated}", changed=seen[0],
+                          repeated=seen[1])),
+    Claim(N_("permutation invariance"), N_("each generated batch, shuffled"), _permutation,
+          lambda seen: tr("{kept}/{total} shuffled batches keep their digest", kept=seen[0], total=seen[1])),
+    Claim(N_("multiplicity"), N_("each generated batch with its first call repeated"), _multiplicity,
+          lambda seen: tr("{changed}/{total} batches change when a call is repeated", changed=seen[0],
+                          total=seen[1])),
+    Claim(N_("insertion-order eviction"), N_("maxsize 2: insert a, b; update a; insert c"), _eviction,
+          lambda seen: tr("keeps {items}", items=list(seen))),
     Claim(N_("digest equality"), N_("the digest of every generated batch"), _digests),
 )
 
@@ -140,7 +168,7 @@ def _observe(claim: Claim, helpers: Helpers, batches: list) -> Any:
     try:
         return claim.observe(helpers, batches)
     except Exception as exc:  # a broken implementation is a finding, shown in its cell, not a crash
-        return tr("raised {error}: {message}", error=type(exc).__name__, message=" ".join(str(exc).split()))[:120]
+        return Raised(type(exc).__name__, " ".join(str(exc).split()))
 
 
 def _show(value: Any) -> str:
@@ -151,6 +179,30 @@ def _show(value: Any) -> str:
         return tr("{count} values, combined sha256 {digest}", count=len(value),
                   digest=sha256_hex(repr(value).encode())[:12])
     return clip(repr(value), 72)
+
+
+def observations(helpers: Helpers, *, batches: int = BATCHES, seed: int = SEED) -> list:
+    """What every claim observes on one implementation, in the order of :data:`CLAIMS`: plain data, the same in
+    every language (a claim that raised gives a :class:`Raised`)."""
+    generated = generated_batches(batches, seed)
+    return [_observe(claim, helpers, generated) for claim in CLAIMS]
+
+
+def compared_rows(theirs: list, ours: list, their_label: str, our_label: str) -> list[dict]:
+    """One dict per claim from two lists of :func:`observations`: the claim, what it checks, each side's cell, and
+    ``agree``, which compares the full observations (not the cells)."""
+    if their_label == our_label:
+        raise ValueError(f"the two implementations need different labels, both are {our_label!r}")
+    return [
+        {
+            "claim": claim.name,
+            "checks": claim.checks,
+            their_label: claim.cell(other),
+            our_label: claim.cell(mine),
+            "agree": bool(mine == other),
+        }
+        for claim, other, mine in zip(CLAIMS, theirs, ours, strict=True)
+    ]
 
 
 def claim_rows(
@@ -167,20 +219,8 @@ def claim_rows(
     """
     if theirs.label == ours.label:
         raise ValueError(f"the two implementations need different labels, both are {ours.label!r}")
-    generated = generated_batches(batches, seed)
-    rows = []
-    for claim in CLAIMS:
-        mine, other = _observe(claim, ours, generated), _observe(claim, theirs, generated)
-        rows.append(
-            {
-                "claim": claim.name,
-                "checks": claim.checks,
-                theirs.label: _show(other),
-                ours.label: _show(mine),
-                "agree": bool(mine == other),
-            }
-        )
-    return rows
+    return compared_rows(observations(theirs, batches=batches, seed=seed),
+                         observations(ours, batches=batches, seed=seed), theirs.label, ours.label)
 
 
 def claim_frame(rows: list[dict]):

@@ -12,6 +12,7 @@ from loopkit.core._lazy import lazy_exports
 #: public name -> submodule that defines it
 _EXPORTS = {
     "timeline": "timelines",  # chapter 05
+    "window": "svg_window",  # chapter 05
     "heatmap": "heatmaps",  # chapter 10
     "save_timeline": "files",  # the command line's --plot
     "image_path_problem": "files",

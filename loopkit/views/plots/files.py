@@ -41,6 +41,6 @@ def save_timeline(steps: Sequence, config: DetectorConfig, path: str) -> None:
 
     from .timelines import timeline
 
-    hash_ax, _ = timeline(table(steps, config), config)
-    hash_ax.figure.savefig(path, bbox_inches="tight")
-    plt.close(hash_ax.figure)
+    figure = next(ax for ax in timeline(table(steps, config), config) if ax is not None).figure
+    figure.savefig(path, bbox_inches="tight")
+    plt.close(figure)

@@ -5,37 +5,40 @@ encoding it as a PNG took about 0.4 s per change, 98% of the render, and sent ab
 a few kilobytes of text built in a few milliseconds (``benchmarks/bench_views.py`` measures both). Updating the
 artists of one kept figure would still pay for the PNG encoding on every change, and ``ipympl`` would add a
 dependency and a JupyterLab extension to every install path (Binder, the hub, a laptop) for one view. The chapters
-still teach plotting with matplotlib: :func:`loopkit.views.plots.timeline` draws the same two panels, and this
-module takes its colours from there, so both pictures say the same thing.
+still teach plotting with matplotlib: :func:`loopkit.views.plots.timeline` draws the same panels from the same data
+(:func:`~loopkit.views.plots.timelines.timeline_data`), and this module takes its colours from there, so both
+pictures say the same thing.
 
-The drawing mirrors :func:`~loopkit.views.plots.timeline`: the hash layer on top (the batch fingerprint's count
-against ``warn_threshold`` and ``hard_limit``), the frequency layer below (the ``top`` busiest tools' windowed
-counts against ``tool_freq_warn`` and ``tool_freq_hard_limit``, and a shown tool's override), and a marker where
-the detector warned (triangle) or stopped (cross), in the panel of the layer that decided. Every drawn element
-carries ``data-`` attributes that say what it stands for, so a test reads the drawing, not the pixels.
+The drawing follows that data: the run up to its first stop, the hash panel (the repeated batch's count against
+``warn_threshold`` and ``hard_limit``) and the frequency panel (the ``top`` busiest tools' windowed counts against
+``tool_freq_warn`` and ``tool_freq_hard_limit``, and a shown tool's override), each only when it is worth drawing,
+a marker where the detector warned (triangle) or stopped (cross), and under the panels, in words, what is left out.
+Every drawn element carries ``data-`` attributes that say what it stands for, so a test reads the drawing, not the
+pixels.
 """
 
 from __future__ import annotations
 
 import html
+import textwrap
 
-from loopkit.core.checks import require_instance, require_int
 from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import tr
-from loopkit.teaching.replay_table import TOOL_PREFIX, config_of, tool_columns
 
 __all__ = ["timeline_svg", "nice_ticks"]
 
 WIDTH = 760  # the drawing's own units; the SVG scales down to its output area (width 100%)
 LEFT, PLOT_WIDTH = 52, 500  # the legend sits right of the plot
 PANEL_HEIGHT, TITLE_HEIGHT, GAP, BOTTOM = 150, 28, 30, 44
-HEIGHT = TITLE_HEIGHT + 2 * PANEL_HEIGHT + GAP + BOTTOM
+NOTE_LINE, NOTE_WIDTH = 15, 110  # a note's line height, and its characters per line
 
 
 #: A hard limit's dash pattern (dash-dot) differs from its warn threshold's ("6 4"; a tool's own "2 3"), so the two
 #: lines are told apart without their colours.
 HARD_DASH = "10 3 2 3"
 OVERRIDE_HARD_DASH = "2 3 6 3"
+#: The repeated batches' lines, as matplotlib's line styles in :data:`~loopkit.views.plots.timelines._REPEAT_STYLES`.
+SERIES_DASHES = {"": "", "-": "", "--": "7 4", ":": "2 3"}
 
 
 def nice_ticks(high: float, most: int = 6) -> list[int]:
@@ -131,95 +134,74 @@ def _legend(entries: list[tuple[str, str, str]], top: float) -> list[str]:
 
 
 def timeline_svg(df, config: DetectorConfig | None = None, *, top: int = 3, title: str | None = None,
-                 alt: str = "") -> str:
-    """A :func:`loopkit.teaching.replay_table.replay` table as an inline ``<svg>`` of two panels (see the module).
+                 alt: str | None = None) -> str:
+    """A :func:`loopkit.teaching.replay_table.replay` table as an inline ``<svg>`` (see the module).
 
     ``config`` defaults to the one the table was replayed with; ``alt`` is the text a screen reader reads (the
-    SVG's ``aria-label`` and ``<title>``). Titles, axis labels and legends are in the learner's language.
+    SVG's ``aria-label`` and ``<title>``), by default the drawing's own description
+    (:attr:`~loopkit.views.plots.timelines.TimelineData.description`). Titles, axis labels, legends and notes are
+    in the learner's language.
 
     >>> from loopkit.teaching import patterns, replay_table
     >>> svg = timeline_svg(replay_table.replay(patterns.get("exact_repeat")), alt="exact_repeat")
-    >>> svg.startswith("<svg") and svg.count('data-marker="stop"')
-    4
+    >>> svg.startswith("<svg") and svg.count('data-marker="stop"'), svg.count("data-panel=")
+    (1, 1)
     """
-    from .timelines import _TOOL_COLORS, STOP_COLOR, WARN_COLOR
+    from .timelines import _REPEAT_STYLES, _TOOL_COLORS, STOP_COLOR, WARN_COLOR, timeline_data
 
-    missing = {"step", "hash_count", "action", "layer", "count"} - set(getattr(df, "columns", ()))
-    if missing:
-        raise ValueError(f"df must be a table from loopkit.teaching.replay_table.replay(); it lacks the column(s) {sorted(missing)}")
-    require_instance("config", config, DetectorConfig, or_none=True)
-    if config is None:
-        config = config_of(df)
-    require_int("top", top)
+    data = timeline_data(df, config, top=top)
     warn_color, stop_color = _hex(WARN_COLOR), _hex(STOP_COLOR)
-    steps = df["step"].tolist()
+    steps = list(data.steps)
     last = steps[-1] if steps else 1
-    actions, layers, counts = df["action"].tolist(), df["layer"].tolist(), df["count"].tolist()
-
-    def decisions(panel: _Panel, layer: str) -> list[tuple[str, str, str]]:
-        shown = []
+    groups, top_y, bottom_panel = [], TITLE_HEIGHT, None
+    for panel in data.panels:
+        drawn = _Panel(top_y, last, panel.high * 1.05)
+        drawn.frame(tr("same batch in window") if panel.layer == "hash" else tr("calls of a tool in window"))
+        legend = []
+        # the first repeated batch's line is grey, not black, so it shows on the lab's dark theme too
+        colors = (["#6b6b6b", *(_hex(color) for color, _, _ in _REPEAT_STYLES[1:])] if panel.layer == "hash"
+                  else [_hex(c) for c in _TOOL_COLORS])
+        dashes = [dash for _, _, dash in _REPEAT_STYLES] if panel.layer == "hash" else [""]
+        for index, series in enumerate(panel.series):
+            color, dash = colors[index % len(colors)], SERIES_DASHES[dashes[index % len(dashes)]]
+            drawn.series(steps, list(series.counts), color, series.key, f' stroke-dasharray="{dash}"' if dash else "")
+            legend.append((series.label, color, dash))
+        for limit in panel.limits:
+            color = warn_color if limit.role == "warn" else stop_color
+            if limit.tool is None:
+                dash = "6 4" if limit.role == "warn" else HARD_DASH
+            else:
+                dash = "2 3" if limit.role == "warn" else OVERRIDE_HARD_DASH
+            drawn.level(limit.value, color, limit.role if limit.tool is None else f"{limit.tool} {limit.role}", dash)
+            legend.append((limit.label, color, dash))
         for action, color, shape in (("warn", warn_color, "^"), ("stop", stop_color, "X")):
-            rows = [(s, int(c)) for s, a, lay, c in zip(steps, actions, layers, counts, strict=True) if a == action and lay == layer]
-            for step, count in rows:
-                panel.marker(step, count, action, color)
-            if rows:
-                shown.append((action, color, shape))
-        return shown
-
-    hash_counts = df["hash_count"].tolist()
-    hash_top = TITLE_HEIGHT
-    hash_panel = _Panel(hash_top, last, max([config.hard_limit, *hash_counts]) * 1.05)
-    hash_panel.frame(tr("same batch in window"))
-    hash_panel.level(config.warn_threshold, warn_color, "warn", "6 4")
-    hash_panel.level(config.hard_limit, stop_color, "hard", HARD_DASH)
-    hash_panel.series(steps, hash_counts, "#6b6b6b", "hash")
-    hash_legend = [(tr("hash count"), "#6b6b6b", ""),
-                   (tr("warn ({limit})", limit=config.warn_threshold), warn_color, "6 4"),
-                   (tr("hard ({limit})", limit=config.hard_limit), stop_color, HARD_DASH)]
-    hash_legend += decisions(hash_panel, "hash")
-
-    shown = tool_columns(df)[:top]
-    freq_top = hash_top + PANEL_HEIGHT + GAP
-    tool_counts = {tool: df[TOOL_PREFIX + tool].tolist() for tool in shown}
-    limits = [config.tool_freq_hard_limit, *(config.tool_freq_overrides[t][1] for t in shown
-                                             if t in config.tool_freq_overrides)]
-    freq_panel = _Panel(freq_top, last, max([*limits, *(c for cs in tool_counts.values() for c in cs)]) * 1.05)
-    freq_panel.frame(tr("calls of a tool in window"))
-    freq_panel.level(config.tool_freq_warn, warn_color, "warn", "6 4")
-    freq_panel.level(config.tool_freq_hard_limit, stop_color, "hard", HARD_DASH)
-    freq_legend = []
-    colors = [_hex(c) for c in _TOOL_COLORS]
-    for index, tool in enumerate(shown):
-        color = colors[index % len(colors)]
-        freq_panel.series(steps, tool_counts[tool], color, f"tool:{tool}")
-        freq_legend.append((tr("calls: {tool}", tool=tool), color, ""))
-    freq_legend += [(tr("warn ({limit})", limit=config.tool_freq_warn), warn_color, "6 4"),
-                    (tr("hard ({limit})", limit=config.tool_freq_hard_limit), stop_color, HARD_DASH)]
-    for tool in shown:
-        if tool in config.tool_freq_overrides:
-            warn, hard = config.tool_freq_overrides[tool]
-            freq_panel.level(warn, warn_color, f"{tool} warn", "2 3")
-            freq_panel.level(hard, stop_color, f"{tool} hard", OVERRIDE_HARD_DASH)
-            freq_legend += [(tr("{tool} warn ({limit})", tool=tool, limit=warn), warn_color, "2 3"),
-                            (tr("{tool} hard ({limit})", tool=tool, limit=hard), stop_color, OVERRIDE_HARD_DASH)]
-    freq_legend += decisions(freq_panel, "frequency")
-
-    x_ticks = nice_ticks(last, most=10)
+            chosen = [m for m in panel.markers if m.action == action]
+            for marker in chosen:
+                drawn.marker(marker.step, marker.count, action, color)
+            if chosen:
+                legend.append((action, color, shape))
+        groups.append(f'<g data-panel="{panel.layer}">' + "".join(drawn.parts + _legend(legend, top_y)) + "</g>")
+        bottom_panel = drawn
+        top_y += PANEL_HEIGHT + GAP
+    axis_y = top_y - GAP
+    assert bottom_panel is not None, "timeline_data draws at least one panel"
     axis = []
-    for tick in x_ticks[1:] if last > 1 else [1]:
+    for tick in nice_ticks(last, most=10)[1:] if last > 1 else [1]:
         if tick <= last:
-            x = freq_panel.x(tick)
-            axis.append(f'<text data-step-tick="{tick}" x="{x}" y="{freq_top + PANEL_HEIGHT + 15}" '
+            axis.append(f'<text data-step-tick="{tick}" x="{bottom_panel.x(tick)}" y="{axis_y + 15}" '
                         f'text-anchor="middle" font-size="11">{tick}</text>')
-    axis.append(f'<text x="{LEFT + PLOT_WIDTH / 2}" y="{HEIGHT - 8}" text-anchor="middle" font-size="12">'
+    axis.append(f'<text x="{LEFT + PLOT_WIDTH / 2}" y="{axis_y + 32}" text-anchor="middle" font-size="12">'
                 f'{html.escape(tr("batch (model turn)"))}</text>')
-    heading = html.escape(title or tr("Hash layer (top) and frequency layer (bottom)"))
-    label = html.escape(alt)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" '
+    note_lines = [line for note in data.notes for line in textwrap.wrap(note, NOTE_WIDTH)]
+    notes = "".join(f'<text data-note="{index}" x="{LEFT - 40}" y="{axis_y + BOTTOM + 8 + NOTE_LINE * index}" '
+                    f'font-size="11">{html.escape(line)}</text>' for index, line in enumerate(note_lines))
+    height = axis_y + BOTTOM + NOTE_LINE * len(note_lines) + (8 if note_lines else 0)
+    layers = tuple(panel.layer for panel in data.panels)
+    heading = html.escape(title or {("hash", "frequency"): tr("Hash layer (top) and frequency layer (bottom)"),
+                                    ("hash",): tr("Hash layer"), ("frequency",): tr("Frequency layer")}[layers])
+    label = html.escape(data.description if alt is None else alt)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
             f'style="max-width:{WIDTH}px;height:auto;color:var(--jp-ui-font-color1, #1f1f1f)" role="img" '
             f'aria-label="{label}" font-family="sans-serif" fill="currentColor"><title>{label}</title>'
             f'<text x="{LEFT + PLOT_WIDTH / 2}" y="17" text-anchor="middle" font-size="13">{heading}</text>'
-            + '<g data-panel="hash">' + "".join(hash_panel.parts + _legend(hash_legend, hash_top)) + "</g>"
-            + '<g data-panel="frequency">' + "".join(freq_panel.parts + _legend(freq_legend, freq_top)) + "</g>"
-            + "".join(axis)
-            + "</svg>")
+            + "".join(groups) + "".join(axis) + notes + "</svg>")

@@ -18,6 +18,7 @@ _EXPORTS = {
     "batch_builder": "batch",  # chapter 03
     "eviction_race": "eviction",  # chapter 04
     "detector_playground": "playground",  # chapter 05
+    "window_stepper": "window",  # chapter 05
     "lifecycle_stepper": "lifecycle",  # chapter 06
     "version_compare": "versions",  # chapter 07
     "deployment_advisor": "deployment",  # chapter 09

@@ -23,7 +23,9 @@ DECISIONS_SHOWN = 6
 
 def playground_summary(pattern: str, config: DetectorConfig) -> dict:
     """Replay ``pattern`` under ``config``: the first warn and stop steps, the verdict, the human label, and the
-    first :data:`DECISIONS_SHOWN` decisions that were not ``ok`` (``decisions``, one row each).
+    first :data:`DECISIONS_SHOWN` decisions that were not ``ok`` up to the first stop, where a real run ends
+    (``decisions``, one row each). ``table`` is the whole replay, past the stop too, for the timeline to say what
+    it leaves out.
 
     >>> s = playground_summary("polling", DetectorConfig(warn_threshold=4, hard_limit=8))
     >>> s["first_warn"], s["first_stop"], s["detector"], s["label"], s["agrees"]
@@ -35,7 +37,8 @@ def playground_summary(pattern: str, config: DetectorConfig) -> dict:
     df = replay_table.replay(p.batches, config)
     first_warn, first_stop = replay_table.first_steps(df)
     said = replay_table.verdict(df)
-    decided = df[df["action"] != "ok"].head(DECISIONS_SHOWN)
+    run = df if first_stop is None else df[df["step"] <= first_stop]
+    decided = run[run["action"] != "ok"].head(DECISIONS_SHOWN)
     decisions = [{"step": r.step, N_("action"): r.action, N_("layer"): r.layer, "tool": r.tool or "",
                   N_("count"): r.count} for r in decided.itertuples()]
     return {"pattern": p.name, "description": p.description, "label": p.label, "batches": len(df),
@@ -47,10 +50,7 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
                       tool_freq_hard_limit: int) -> str:
     """The panel: a one-line verdict, the first decisions as a table, and the timeline figure (its prose in the
     learner's language; the pattern's name and label, and the decisions, are code words)."""
-    from loopkit.teaching.replay_table import tool_columns
-
     from ..plots.svg_timelines import timeline_svg
-    from ..plots.timelines import timeline_description
 
     conflict = limits_conflict(("warn_threshold", warn_threshold, "hard_limit", hard_limit),
                                ("tool_freq_warn", tool_freq_warn, "tool_freq_hard_limit", tool_freq_hard_limit))
@@ -60,14 +60,16 @@ def render_playground(pattern: str, warn_threshold: int, hard_limit: int, window
                             tool_freq_warn=tool_freq_warn, tool_freq_hard_limit=tool_freq_hard_limit)
     s = playground_summary(pattern, config)
     never = tr("never")
-    story = tr("{description} ({batches} batches). A human calls it <b>{label}</b>. First warn: step {first_warn}; "
-               "first stop: step {first_stop}.", description=html.escape(s["description"]), batches=s["batches"],
-               label=s["label"], first_warn=s["first_warn"] or never, first_stop=s["first_stop"] or never)
+    first_warn = tr("step {step}", step=s["first_warn"]) if s["first_warn"] else never
+    first_stop = tr("step {step}", step=s["first_stop"]) if s["first_stop"] else never
+    story = tr("{description} ({batches} batches). A human calls it <b>{label}</b>. First warn: {first_warn}; "
+               "first stop: {first_stop}.", description=html.escape(s["description"]), batches=s["batches"],
+               label=s["label"], first_warn=first_warn, first_stop=first_stop)
     agreement = tr("The detector agrees.") if s["agrees"] else tr("The detector disagrees.")
     window = tr("(frequency window: {calls} calls)", calls=config.freq_window)
     verdict = f"<p><b>{html.escape(s['pattern'])}</b>: {story} {agreement} {window}</p>"
-    picture = timeline_svg(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]),
-                           alt=timeline_description(s["table"], config, tool_columns(s["table"])[:3]))
+    # the drawing's alt text is its own description (plots.timelines.timeline_description), computed once
+    picture = timeline_svg(s["table"], config, title=tr("{pattern} under these thresholds", pattern=s["pattern"]))
     return verdict + table_html(s["decisions"], ["step", "action", "layer", "tool", "count"]) + picture
 
 

@@ -78,10 +78,10 @@ def _timeline(reading: UploadReading, run, *, several: bool) -> str:
         notes.append(tr("The timeline is drawn for the first run of the {count} in this file.", count=len(reading.runs)))
     if run.plot_cut:
         notes.append(tr("The timeline shows the first {count} steps.", count=len(run.steps)))
-    hash_ax, _ = timeline(table(run.steps, reading.config), reading.config)
+    figure = next(ax for ax in timeline(table(run.steps, reading.config), reading.config) if ax is not None).figure
     caption = "".join(f"<p><i>{html.escape(note)}</i></p>" for note in notes)
-    alt = f'{tr("timeline of {name}", name=reading.name)}: {description(hash_ax.figure)}'
-    return caption + figure_html(hash_ax.figure, alt=alt)
+    alt = f'{tr("timeline of {name}", name=reading.name)}: {description(figure)}'
+    return caption + figure_html(figure, alt=alt)
 
 
 def render_upload(upload, sample: str, tool_map: str, budgets: str = "", skip: bool = False) -> str:

@@ -2,11 +2,14 @@
 
 DeerFlow's ``neutralize_untrusted_tags``
 (``backend/packages/harness/deerflow/agents/middlewares/input_sanitization_middleware.py`` at ``f1f4af99``, line
-149; issue #3630) is applied to the genuine user message and to remote tool results before they reach the model
-as data. It HTML-escapes the ``<`` and ``>`` of every tag whose name is one of a fixed list (the framework's own
-authority blocks and common injection names), and it defuses the plain-text user-input boundary markers. Other
-tags (``<div>``, ``<span>``) are left alone: it de-identifies, it does not reject. This is this workbook's code for
-that rule, checked against 20 texts recorded from the pinned function.
+149; issue #3630, PRs #3662, #4002, #4155) HTML-escapes the ``<`` and ``>`` of every tag whose name is one of a
+fixed list (the framework's own authority blocks and common injection names), and it defuses the plain-text
+user-input boundary markers. Other tags (``<div>``, ``<span>``) are left alone: it de-identifies, it does not
+reject. The genuine user message gets the same escaping and is then framed between ``--- BEGIN USER INPUT ---`` and
+``--- END USER INPUT ---`` (``frame_untrusted_text``, line 192); this function alone, with no frame, is what the
+results of four first-party network tools get (``tool_result_sanitization_middleware.py``, lines 19-21 and 55-62:
+``web_fetch``, ``web_search``, ``image_search``, ``web_capture``; MCP tools of other names are not covered). This is
+this workbook's code for that rule, checked against 20 texts recorded from the pinned function.
 """
 
 from __future__ import annotations

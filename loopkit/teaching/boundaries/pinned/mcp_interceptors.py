@@ -1,13 +1,15 @@
-"""Which interceptors wrap every MCP tool call at the pinned commit, in which order.
+"""Which interceptors wrap an MCP tool call at the pinned commit, in which order.
 
 DeerFlow's ``build_mcp_tool_interceptors`` (``backend/packages/harness/deerflow/mcp/interceptors.py`` at
-``f1f4af99``, line 15) puts the OAuth interceptor first, when OAuth is configured, then one interceptor per
-``module:function`` path listed under ``mcpInterceptors`` in the extensions config, each built by calling that
-function. A path that cannot be resolved, a builder that raises, and a builder that returns ``None`` or something
-not callable are skipped (and logged), never fatal. This is where, at the pin, an operator plugs in an interceptor
-of their own, for example one that reads the request-scoped secrets; the built-in headers-from-secrets interceptor
-came later (PR #5010). This is this workbook's code for the chain's order, checked against 20 chains recorded from
-the pinned function with stand-in builders.
+``f1f4af99``, line 15; custom interceptors since PR #2451, OAuth since PR #908) puts the OAuth interceptor first,
+when it is built at all (``mcp/oauth.py``, lines 187-189: only when some MCP server has OAuth configured), then one
+interceptor per ``module:function`` path listed under ``mcpInterceptors`` in the extensions config, each built by
+calling that function. A path that cannot be resolved, a builder that raises, and a builder that returns ``None`` or
+something not callable are skipped (and logged), never fatal. This is where, at the pin, an operator plugs in an
+interceptor of their own. The one DeerFlow's MCP guide shows at the pin reads the secrets through ``get_config()``,
+which holds no run context inside a tool call: PR #5010, which later added a built-in interceptor fed from the
+secrets, says the example does not work. This is this workbook's code for the chain's order, checked against 20
+chains recorded from the pinned function with stand-in builders.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The request-scoped secret carrier, as DeerFlow handles it at the pinned commit.
 
-DeerFlow's ``backend/packages/harness/deerflow/runtime/secret_context.py`` at ``f1f4af99`` (issue #3861): a caller
-sends secrets in ``config.context.secrets``; only string names with string values are read; a run whose metadata
-carries the legacy ``auth_token`` is refused; and the copy of a run config that is stored or echoed loses the
-reserved context keys and that metadata key. This is this workbook's code for those rules, checked against 60
-decisions recorded from the pinned functions.
+DeerFlow's ``backend/packages/harness/deerflow/runtime/secret_context.py`` at ``f1f4af99`` (issue #3861, PR #3871;
+the ``auth_token`` refusal since PR #4448): a caller sends secrets in ``config.context.secrets``; only string names
+with string values are read; a run whose metadata carries the legacy ``auth_token`` is refused; and the copy of a
+run config that is stored or echoed loses the reserved context keys and that metadata key. This is this workbook's
+code for those rules, checked against 60 decisions recorded from the pinned functions.
 """
 
 from __future__ import annotations

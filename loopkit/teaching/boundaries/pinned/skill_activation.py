@@ -19,18 +19,22 @@ __all__ = ["bind_skill_secrets"]
 
 
 def _requirements(skills: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
-    """Each active skill's name and declared secrets, once per skill name. A skill that declares none is no source:
-    the registry lookup skips it (``_resolve_registry_skill``, line 499)."""
+    """Each active skill's name and declared secrets, in order. A skill that declares none is no source: the registry
+    lookup skips it (``_resolve_registry_skill``, line 499).
+
+    Two entries may share a name, and both stay: the binding loop (lines 419-425) keys its audit by name but never
+    drops a source, so their requirements pool under that name. At the pin that happens when a slash-activated skill
+    is also in the thread's skill context (lines 413-414); the skill-context lookup on its own keeps only the first
+    skill of a name (line 527), a step before this loop that the recording leaves out, like the registry's gates.
+    """
     if not isinstance(skills, Sequence) or isinstance(skills, str):
         raise TypeError(f"skills must be a list of {{'name', 'requires'}} mappings, got {type(skills).__name__}")
-    sources, seen = [], set()
+    sources = []
     for index, skill in enumerate(skills):
         if not isinstance(skill, Mapping) or not isinstance(skill.get("name"), str):
             raise TypeError(f"skills[{index}] must be a mapping with a str 'name' and a 'requires' list")
-        if skill["name"] in seen or not skill.get("requires"):
-            continue
-        seen.add(skill["name"])
-        sources.append((skill["name"], list(skill["requires"])))
+        if skill.get("requires"):
+            sources.append((skill["name"], list(skill["requires"])))
     return sources
 
 
