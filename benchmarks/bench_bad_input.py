@@ -106,18 +106,19 @@ def main(argv=None) -> int:
     big = 256 * MiB if args.quick else 2 << 30
     line = 64 * MiB if args.quick else 1 << 30
     limit = ("--max-bytes", "128M") if args.quick else ()  # the quick bomb is under the default limit of 1 GiB
-    cases = [  # (title, file name, how to make it, flags, the exit code it must end with)
+    read = (0, 1)  # read whole: the verdict decides (these sessions stop at their 50th Read, a one-tool budget)
+    cases = [  # (title, file name, how to make it, flags, the exit codes it may end with)
         (f"gzip bomb: {big // MiB} MiB of valid records", "records.jsonl.gz",
          sized(jsonl_bomb, big), limit, 2),
         (f"gzip bomb: {line // MiB} MiB of zero bytes", "zeros.jsonl.gz", sized(zero_bomb, line), limit, 2),
         ("bzip2: 64 MiB of valid records", "records.jsonl.bz2", compressed(partial(bz2.open, mode="wb"), 64 * MiB),
-         (), 0),
+         (), read),
         ("xz: 64 MiB of valid records", "records.jsonl.xz", compressed(partial(lzma.open, mode="wb", preset=1),
-                                                                       64 * MiB), (), 0),
+                                                                       64 * MiB), (), read),
         ("Zstandard file", "records.jsonl.zst", plain(ZSTD), (), 2),
-        ("200 MiB of records, then 64 MiB of NUL bytes", "crashed.jsonl", nul_tail(200 * MiB), (), 0),
+        ("200 MiB of records, then 64 MiB of NUL bytes", "crashed.jsonl", nul_tail(200 * MiB), (), read),
         ("a line that is not UTF-8", "latin.jsonl", plain(LATIN), (), 2),
-        ("the same, --skip-bad-records", "latin.jsonl", plain(LATIN), ("--skip-bad-records",), 0),
+        ("the same, --skip-bad-records", "latin.jsonl", plain(LATIN), ("--skip-bad-records",), read),
         ("Aider chat history", ".aider.chat.history.md", plain(AIDER), (), 2),
         (f"{line // MiB} MiB JSON Lines file of one line", "one_line.jsonl", sized(one_line_jsonl, line), (), 2),
         ("100,000-level nested array", "deep.json", sized(nested_array, 100_000), (), 2),
@@ -127,16 +128,17 @@ def main(argv=None) -> int:
     broken, heaviest = [], 0.0
     with tempfile.TemporaryDirectory() as folder:
         for title, name, make, flags, expected in cases:
+            expected = expected if isinstance(expected, tuple) else (expected,)
             path = pathlib.Path(folder, name)
             make(path)
             done = run(path, *flags)
             heaviest = max(heaviest, done.peak_mb)
             said = done.errors[0] if done.errors else "(no error)"
-            if done.exit_code != expected:
+            if done.exit_code not in expected:
                 broken.append(title)
             print(f"{title:46}  {path.stat().st_size / 1e6:>7.1f}MB  {done.exit_code:>4}  {done.peak_mb:>6.1f} MB  "
                   f"{done.wall_s:>7.1f}  {said.replace(folder + '/', '')[:160]}"
-                  f"{'' if done.exit_code == expected else f'   <- expected exit {expected}'}")
+                  f"{'' if done.exit_code in expected else f'   <- expected exit {expected}'}")
             path.unlink()
     print(f"load average after: {os.getloadavg()[0]:.1f} (1 min)")
     met = not broken and heaviest < GOAL_MB
