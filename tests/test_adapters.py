@@ -73,7 +73,8 @@ def test_every_sample_is_detected_and_batched(name, fmt, expected, says):
 
 def test_the_names_format_takes():
     assert FORMATS == ("openai-chat", "openai-responses", "anthropic", "langchain", "claude-code", "codex",
-                       "openhands", "gemini-cli", "inspect-ai", "swe-agent", "mini-swe-agent", "smolagents")
+                       "openhands", "gemini-cli", "inspect-ai", "swe-agent", "mini-swe-agent", "smolagents",
+                       "gemini-cli-stream", "kimi-code", "opencode", "cline")
 
 
 def test_args_are_kept_as_sent_and_only_text_commands_are_translated():
@@ -196,9 +197,10 @@ def test_a_file_of_unknown_shape_is_an_error_that_says_what_was_found(tmp_path):
         load_trace(path)
     message = str(info.value)
     assert message.startswith(f"{path}: no record was read as a message of any format: 4 records "
-                              f"(3 with keys 'kind', 'text', 1 with type 'memo'); tried claude-code, codex, "
-                              f"openhands, gemini-cli, smolagents, swe-agent, openai-responses, langchain, inspect-ai, "
-                              f"openai-chat, anthropic, mini-swe-agent."), message
+                              f"(3 with keys 'kind', 'text', 1 with type 'memo'); tried kimi-code, claude-code, "
+                              f"codex, openhands, gemini-cli, gemini-cli-stream, opencode, cline, smolagents, "
+                              f"swe-agent, openai-responses, langchain, inspect-ai, openai-chat, anthropic, "
+                              f"mini-swe-agent."), message
     assert "--format NAME" in message
 
 

@@ -96,7 +96,8 @@ def test_json_output_is_one_object_per_replayed_batch_then_a_summary():
                        "why": "hash layer: the same batch 5 times in the last 20 turns (stops at 5)",
                        "verdict": "stopped_repeat", "user_messages": 1, "skipped": {}, "not_known": {},
                        "bad_records": 0, "cut_off": None, "tool_map": None, "unmapped": [], "only_tool": None,
-                       "error": None, "exit_code": 1}
+                       "error": None, "exit_code": 1, "unread_calls": 0, "repeated_ids": 0, "nul_bytes": 0,
+                       "partial": None, "notes": []}
     assert decisions[5]["why"] == "hash layer: the same batch 3 times in the last 20 turns (warns at 3)"
     assert decisions[0]["why"] is None
 
@@ -160,7 +161,8 @@ def test_malformed_message_in_json_document_names_the_index(tmp_path):
     out = replay(path)
     assert out.returncode == 2
     assert out.stderr.strip() == (f"loopkit replay: error: {path}: message index 1: tool_calls[0].function.name "
-                                  "must be a non-empty string (the tool name), got None")
+                                  "must be a non-empty string (the tool name), got None; --skip-bad-records "
+                                  "(skip_bad_records=True) skips such a record and counts it")
 
 
 def test_error_after_the_stop_is_still_reported(tmp_path):
@@ -315,7 +317,7 @@ def test_a_file_of_no_known_shape_is_unusable_and_says_how_to_pick_a_format(tmp_
     out = replay(path)
     assert out.returncode == 2 and out.stdout == ""
     assert f"{path}: no record was read as a message of any format: 2 records" in out.stderr
-    assert "tried claude-code, codex," in out.stderr and "openai-chat" in out.stderr and "--format NAME" in out.stderr
+    assert "tried kimi-code, claude-code, codex," in out.stderr and "openai-chat" in out.stderr and "--format NAME" in out.stderr
     out = replay(path, "--format", "claude-code")
     assert out.returncode == 2 and "no record was read as a claude-code message" in out.stderr
 
@@ -373,7 +375,7 @@ def test_json_for_several_runs_is_a_summary_each_then_an_aggregate():
     records = [json.loads(line) for line in out.stdout.splitlines()]
     assert [list(r) for r in records] == [["summary"], ["summary"], ["aggregate"]]
     assert records[-1]["aggregate"] == {"runs": 2, "files": 2, "stopped_repeat": 1, "stopped_budget": 0,
-                                        "warned": 0, "quiet": 1, "unusable": 0}
+                                        "warned": 0, "quiet": 1, "incomplete": 0, "unusable": 0}
     assert all(r["summary"]["format"] in ("openai-chat", "anthropic") for r in records[:2])
 
 
@@ -444,7 +446,7 @@ def test_a_decompression_bomb_is_refused_at_max_bytes(tmp_path):
             handle.write(line)
     assert path.stat().st_size < 100_000
     out = replay(path, "--max-bytes", "64K")
-    assert out.returncode == 2 and "expands past 65536 bytes" in out.stderr
+    assert out.returncode == 2 and "expands past 64 KiB, the limit" in out.stderr
     assert replay(path).returncode == 1  # under the default 1 GiB it is simply a long loop
     assert replay(path, "--max-bytes", "lots").returncode == 2
 

@@ -117,7 +117,7 @@ def test_a_line_longer_than_a_record_may_be_is_bad_and_skippable(tmp_path):
     out = replay(path, "--max-record-bytes", "1K")
     assert out.returncode == 2 and one_line_error(out).endswith(
         f"{path}:2: a line longer than 1024 bytes (max_record_bytes, --max-record-bytes); not read, so that memory "
-        f"stays bounded")
+        f"stays bounded; --skip-bad-records (skip_bad_records=True) skips such a record and counts it")
     out = replay(path, "--max-record-bytes", "1K", "--skip-bad-records")
     assert out.returncode == 0 and "2 messages, 2 batches, 2 tool calls; skipped 1 bad record" in out.stdout
 
@@ -134,7 +134,9 @@ def test_a_deeply_nested_array_is_one_line_and_exit_2(tmp_path):
     line.write_text('{"role": "user", "content": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     out = replay(line)
     assert out.returncode == 2 and one_line_error(out).endswith(f"{line}:1: JSON nested too deeply; expected one "
-                                                                f"message object per line")
+                                                                f"message object per line; --skip-bad-records "
+                                                                f"(skip_bad_records=True) skips such a record and "
+                                                                f"counts it")
 
 
 def test_a_small_bomb_under_a_lowered_limit_is_one_line_and_exit_2(tmp_path):
@@ -144,8 +146,7 @@ def test_a_small_bomb_under_a_lowered_limit_is_one_line_and_exit_2(tmp_path):
             out.write((chat_line(i % 7, f"echo {i}") + "\n").encode())
     assert path.stat().st_size < 400_000
     out = replay(path, "--max-bytes", "1M")
-    assert out.returncode == 2 and "expands past 1048576 bytes, the limit (max_bytes, --max-bytes)" in \
-        one_line_error(out)
+    assert out.returncode == 2 and "expands past 1 MiB, the limit (max_bytes, --max-bytes)" in one_line_error(out)
 
 
 def test_a_one_line_value_larger_than_a_record_may_be_is_one_line_and_exit_2(tmp_path):

@@ -40,7 +40,7 @@ def test_the_command_prints_the_same_whatever_jobs_says(tmp_path):
     bad.write_text(json.dumps({"role": "user", "content": "hi"}) + "\nnot json\n")
     outs = [replay(*FOLDERS, bad, "--skip-bad-records", "--jobs", n) for n in ("1", "2")]
     assert outs[0].returncode == outs[1].returncode == 1
-    assert outs[0].stdout == outs[1].stdout and outs[0].stdout.splitlines()[-1].startswith("37 runs in 33 files")
+    assert outs[0].stdout == outs[1].stdout and outs[0].stdout.splitlines()[-1].startswith("45 runs in 41 files")
     assert outs[0].stderr == outs[1].stderr == f"loopkit replay: skipped a bad record: {bad}:2: invalid JSON " \
                                                f"(Expecting value at column 1); expected one message object per line\n"
     assert replay(ROOT / "README.md", "--jobs", "0").returncode == 2

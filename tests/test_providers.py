@@ -494,9 +494,10 @@ def test_a_call_item_of_a_kind_not_known_yet_is_named_and_never_a_silent_zero():
     call = {"type": "function_call", "call_id": "b", "name": "ls", "arguments": "{}"}
     run = records_run([call, unknown])
     assert [b.calls for b in run] == [[{"name": "ls", "args": "{}", "id": "b"}]]
-    assert run.describe().endswith("skipped 1 record of a kind not known yet (1 item 'computer_call')")
+    assert run.describe().endswith("skipped 1 record of a kind not known yet (1 item 'computer_call'); 1 record "
+                                   "holds tool calls that were not read (message index 1: item 'computer_call')")
     with pytest.raises(TraceError, match=r"^messages: message index 0: no tool call was read from this run, but "
-                                         r"the record at messages: message index 0 holds a computer_call item"):
+                                         r"this record holds item 'computer_call'"):
         batches_from_messages([unknown])
 
 

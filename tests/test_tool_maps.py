@@ -10,7 +10,17 @@ from hypothesis import strategies as st
 
 from loopkit import fingerprint
 from loopkit.traces.adapters import load_trace
-from loopkit.traces.tool_maps import DETECTED, PRESETS, MapError, Rule, ToolMap, parse_rule, preset_for, presets_naming
+from loopkit.traces.tool_maps import (
+    DETECTED,
+    PRESETS,
+    MapError,
+    Rule,
+    ToolMap,
+    is_poll,
+    parse_rule,
+    preset_for,
+    presets_naming,
+)
 
 SAMPLES = pathlib.Path(__file__).resolve().parent / "data" / "transcripts"
 
@@ -153,7 +163,25 @@ def test_codex_exec_command_and_gemini_replace_drop_what_is_not_the_call():
 
 
 def test_every_preset_is_tested_above():
-    assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli", "cline"}
+    # kimi-code and opencode, and openhands' SDK tools, are tested in tests/test_agent_formats.py
+    assert set(PRESETS) == {"claude-code", "codex", "openhands", "swe-agent", "gemini-cli", "cline", "kimi-code",
+                            "opencode"}
+
+
+def test_deerflow_s_own_tools_are_never_unmapped_and_other_names_are():
+    # a DeerFlow thread calls ask_clarification and present_files by DeerFlow's own names (tools/builtins/ at
+    # f1f4af99): there is nothing to map
+    tool_map = ToolMap(DETECTED).for_run("langchain")
+    for name in ("ask_clarification", "present_files", "task", "web_search", "bash", "Frobnicate"):
+        tool_map.map_call({"name": name, "args": {}, "id": name})
+    assert dict(tool_map.unmapped) == {"Frobnicate": 1}
+
+
+def test_a_poll_is_write_stdin_with_nothing_to_write():
+    assert is_poll({"name": "write_stdin", "args": {"session_id": 3, "chars": "", "yield_time_ms": 1000}})
+    assert is_poll({"name": "write_stdin", "args": '{"session_id": 3}'})
+    assert not is_poll({"name": "write_stdin", "args": {"session_id": 3, "chars": "y\n"}})
+    assert not is_poll({"name": "exec_command", "args": {"cmd": "sleep 5"}})
 
 
 # -- user rules ----------------------------------------------------------------------------------------------------

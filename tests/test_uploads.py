@@ -8,10 +8,12 @@ import io
 import json
 import os
 import pathlib
+import re
 
 import pytest
 
 from loopkit.cli import main
+from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import set_language
 from loopkit.teaching.uploads import (
     EXPANDED_LIMIT,
@@ -20,6 +22,7 @@ from loopkit.teaching.uploads import (
     UPLOAD_LIMIT,
     read_upload,
     sample_files,
+    tool_budgets,
     upload_problem,
 )
 
@@ -47,6 +50,13 @@ def cli_lines(name, *options):
     return out.getvalue().splitlines()
 
 
+def as_in_the_view(line: str) -> str:
+    """A line of the command line's report as the upload view says it: a call budget is raised in the view's own
+    box, not with a flag the page has no terminal for."""
+    return re.sub(r"Raise it with --override (\S+)=WARN:HARD", r"Raise it in this view's tool budgets box, as \1=WARN:HARD",
+                  line)
+
+
 @pytest.mark.parametrize("name", SAMPLES)
 @pytest.mark.parametrize("choice, options", [("detected", ()), ("none", ("--tool-map", "none")),
                                              ("codex", ("--tool-map", "codex"))])
@@ -54,8 +64,10 @@ def test_a_sample_reads_as_the_command_line_prints_it(name, choice, options):
     reading = read_upload((DATA / name).read_bytes(), name, choice)
     printed = cli_lines(name, *options)
     [run] = reading.runs
-    assert reading.problem is None and run.summary == printed[-1]
-    assert [f"{'':7}why: {line.why}" for line in run.why] == [line for line in printed if "why: " in line]
+    assert reading.problem is None and run.summary == as_in_the_view(printed[-1])
+    assert "--override" not in run.summary and not any("--override" in line.why for line in run.why)
+    assert [f"{'':7}why: {line.why}" for line in run.why] == [as_in_the_view(line) for line in printed
+                                                             if "why: " in line]
     rows = [line.split() for line in printed[1:-1] if "why: " not in line and not line.startswith("tool map ")]
     assert [(str(w.step), w.action, w.layer, str(w.count)) for w in run.why] == [
         (row[0], row[3], row[4], row[5]) for row in rows]
@@ -80,7 +92,7 @@ def test_a_gzip_upload_is_the_same_replay_and_a_bomb_is_refused():
     bomb = gzip.compress(big_line * (EXPANDED_LIMIT // len(big_line) + 1))
     assert len(bomb) < UPLOAD_LIMIT // 10
     reading = read_upload(bomb, "bomb.jsonl.gz")
-    assert reading.problem == "not_transcript" and f"expands past {EXPANDED_LIMIT} bytes" in reading.message
+    assert reading.problem == "not_transcript" and "expands past 64 MiB, the limit" in reading.message
 
 
 def test_too_large_is_refused_before_reading_and_the_limit_itself_is_read():
@@ -89,7 +101,8 @@ def test_too_large_is_refused_before_reading_and_the_limit_itself_is_read():
     assert len(at_limit) == UPLOAD_LIMIT and read_upload(at_limit, "big.jsonl").problem is None
     reading = read_upload(at_limit + b"\n", "big.jsonl")
     assert reading.problem == "too_large" and reading.runs == ()
-    assert f"{UPLOAD_LIMIT + 1} bytes" in reading.message and "gzip" in reading.message
+    assert "big.jsonl is 8.00 MiB, more than the 8 MiB this page reads" in reading.message  # sizes for people
+    assert "gzip" in reading.message and "8388608" not in reading.message
     assert "python -m loopkit replay big.jsonl" in reading.message
 
 
@@ -180,10 +193,69 @@ def test_in_spanish_every_message_is_spanish():
     utf16 = read_upload('{"a": 1}'.encode("utf-16"), "a.json").message
     latin1 = read_upload('{"a": "é"}'.encode("latin-1"), "a.json").message
     other = read_upload(b"hola", "notas.txt").message
-    assert too_large.startswith("grande.jsonl ocupa 8388609 bytes, más de los 8388608 bytes (8 MiB)")
+    assert too_large.startswith("grande.jsonl ocupa 8.00 MiB, más de los 8 MiB que lee esta página")
     assert empty == "vacio.jsonl está vacío: no hay nada que reproducir. Sube el propio archivo de la transcripción."
     assert utf16.startswith("a.json está en texto UTF-16")
     assert latin1.startswith("a.json no es texto UTF-8 (línea 1: el byte 0xe9 no se puede leer)")
     assert other.startswith("notas.txt no es una transcripción que la reproducción sepa leer: notas.txt: expected")
     summary = read_upload((DATA / "coding_loop.openai_chat.jsonl").read_bytes(), "b.jsonl").runs[0].summary
     assert "DeerFlow habría" in summary and "would have" not in summary
+
+
+def test_the_view_raises_a_budget_in_its_own_box_and_says_so_once():
+    data = (DATA / "long_refactor.mini_swe_agent.traj.json").read_bytes()
+    [run] = read_upload(data, "refactor.json").runs
+    assert run.summary.count("Raise it in this view's tool budgets box, as bash=WARN:HARD") == 1
+    assert "--override" not in run.summary
+    [raised] = read_upload(data, "refactor.json", config=DetectorConfig(tool_freq_overrides=tool_budgets(
+        "bash=60:80"))).runs
+    assert "would neither have warned nor stopped" in raised.summary
+
+
+def test_tool_budgets_read_the_box_as_override_reads_its_flag():
+    assert tool_budgets("bash=60:80, read_file=40:60 grep=1:2") == {"bash": (60, 80), "read_file": (40, 60),
+                                                                   "grep": (1, 2)}
+    with pytest.raises(ValueError, match="'bash=60' is not a budget: write TOOL=WARN:HARD"):
+        tool_budgets("bash=60")
+    with pytest.raises(ValueError, match="the warning count must not be above the hard limit"):
+        tool_budgets("bash=80:60")
+
+
+def test_a_bad_record_in_an_upload_points_at_the_skip_box():
+    lines = USER_LINE + b'{"role": "assistant", "tool_calls": [oops]}\n' + USER_LINE
+    reading = read_upload(lines, "run.jsonl")
+    assert reading.problem == "not_transcript" and "--skip-bad-records" not in reading.message
+    assert reading.message.endswith("Tick the skip box above to skip each record that cannot be read (they are "
+                                    "counted).")
+    assert read_upload(lines, "run.jsonl", skip_bad_records=True).problem is None
+
+
+def test_a_deerflow_thread_s_own_tools_are_not_called_unmapped():
+    thread = {"values": {"messages": [
+        {"type": "human", "content": "make a report"},
+        {"type": "ai", "content": "", "tool_calls": [{"name": "ask_clarification", "args": {"question": "which?"},
+                                                      "id": "t1"}]},
+        {"type": "tool", "name": "ask_clarification", "tool_call_id": "t1", "content": "the sales one"},
+        {"type": "ai", "content": "", "tool_calls": [{"name": "present_files", "args": {"filepaths": ["r.md"]},
+                                                      "id": "t2"}]}]}}
+    [run] = read_upload(json.dumps(thread).encode(), "thread.json").runs
+    assert "unmapped" not in run.summary
+
+
+def test_a_stop_on_polls_of_a_running_process_says_it_was_waiting():
+    def item(i, kind, payload):
+        return json.dumps({"timestamp": f"2026-03-01T12:00:{i:02d}Z", "type": kind, "payload": payload}) + "\n"
+    lines = [item(0, "response_item", {"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "run the slow tests"}]}),
+        item(1, "response_item", {"type": "function_call", "name": "exec_command", "call_id": "c0",
+                                  "arguments": json.dumps({"cmd": "pytest -q --slow", "yield_time_ms": 1000})})]
+    for i in range(2, 8):  # six polls of the same session, each answered
+        lines.append(item(i, "response_item", {"type": "function_call", "name": "write_stdin", "call_id": f"c{i}",
+                                               "arguments": json.dumps({"session_id": 7, "chars": "",
+                                                                        "yield_time_ms": 5000})}))
+        lines.append(item(i, "response_item", {"type": "function_call_output", "call_id": f"c{i}",
+                                               "output": "still running"}))
+    [run] = read_upload("".join(lines).encode(), "rollout.jsonl").runs
+    assert "stopped the run at step 6 (hash layer" in run.summary
+    assert ("The repeated calls are polls of a running process (write_stdin with nothing to write): the agent was "
+            "waiting for a command to finish, not looping.") in run.summary

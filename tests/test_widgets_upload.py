@@ -27,7 +27,7 @@ def uploaded(data: bytes, name: str) -> tuple:
     """A FileUpload value as ipywidgets 8 keeps it once the browser sent a file: one dict per file, its bytes a
     memoryview."""
     return ({"name": name, "type": "application/octet-stream", "size": len(data), "content": memoryview(data),
-             "last_modified": datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)},)
+             "last_modified": datetime.datetime(2026, 12, 1, tzinfo=datetime.UTC)},)
 
 
 def why_rows(reading):
@@ -96,3 +96,17 @@ def test_in_spanish_the_view_speaks_spanish():
         "Subir", "ejemplo", "mapa de herramientas"]
     assert "Lotes que avisaron o pararon, y por qué" in text(panel)
     assert list(tables(panel)[0][0])[:6] == ["paso", "dónde", "acción", "capa", "recuento", "herramienta"]
+
+
+def test_the_view_has_the_controls_its_advice_names():
+    view = transcript_upload(DATA)
+    budgets, skip = view.controls["budgets"], view.controls["skip"]
+    assert isinstance(budgets, W.Text) and budgets.description == "tool budgets"
+    assert isinstance(skip, W.Checkbox) and skip.description.startswith("skip records that cannot be read")
+    budget = str(DATA / "long_refactor.mini_swe_agent.traj.json")
+    view.controls["sample"].value = budget
+    assert "Raise it in this view's tool budgets box, as bash=WARN:HARD" in text(view.panel.value)
+    budgets.value = "bash=60:80"
+    assert "would neither have warned nor stopped" in text(view.panel.value)
+    budgets.value = "bash=lots"
+    assert text(view.panel.value).startswith("Tool budgets: 'bash=lots' is not a budget")

@@ -21,9 +21,9 @@ __all__ = ["Output", "Printer", "write_csv", "VERDICTS", "bad_record_line", "pri
 
 _CSV_COLUMNS = ("file", "run", "format", "messages", "batches", "calls", "replayed", "warnings", "first_warn_step",
                 "stop_step", "stop_layer", "stop_tool", "why", "verdict", "tool_map", "unmapped", "bad_records",
-                "cut_off", "error", "exit_code")
+                "cut_off", "unread_calls", "repeated_ids", "error", "exit_code")
 #: The aggregate's counts, one per :attr:`RunReport.verdict`.
-VERDICTS = ("stopped_repeat", "stopped_budget", "warned", "quiet", "unusable")
+VERDICTS = ("stopped_repeat", "stopped_budget", "warned", "quiet", "incomplete", "unusable")
 
 
 def bad_record_line(message: str) -> str:
@@ -163,6 +163,8 @@ class Printer:
         if self.detailed:
             if report.error:
                 print(f"loopkit replay: error: {report.error}", file=self.err)
+                if self.options.json:  # the summary still says what was read, and that it is unusable
+                    print(json.dumps({"summary": summary}), file=self.out)
             elif self.options.json:
                 print(json.dumps({"summary": summary}), file=self.out)
             else:
@@ -190,13 +192,19 @@ class Printer:
         member = report.path[len(source):].strip("[]") if report.path != source else ""
         name = report.label if not (member and report.label.startswith("run ")) else member
         name = f"  {name}" if report.label else report.name
-        note = f"unusable: {report.error}" if report.error else (report.why or "")
+        name = clip(display_name(name), 40, keep_end=True)
+        if report.error:  # nothing counted up to an error is a result: the row shows none of it
+            table.row(name, "-", "-", "-", "-", "-", "-", display_name(f"unusable: {report.error}"))
+            return
+        note = report.why or ""
         if report.only_tool is not None and report.frequency_decisions:
             note += f" ({report.only_tool} is the only tool this agent used)"
+        note = "; ".join(part for part in (note, *report.reading_notes()) if part)
+        if report.verdict == "incomplete":
+            note = f"incomplete: {note}"
         stop = report.stop
-        table.row(clip(display_name(name), 40, keep_end=True), report.format or "-", report.batches,
-                           report.calls, report.outcome.warn_step or "-", stop.step if stop else "-",
-                           stop.decision.layer if stop else "-", display_name(note))
+        table.row(name, report.format or "-", report.batches, report.calls, report.outcome.warn_step or "-",
+                  stop.step if stop else "-", stop.decision.layer if stop else "-", display_name(note))
 
     def finish(self) -> None:
         """The aggregate of several runs: repeat stops (hash layer) and budget stops (frequency layer) apart."""
@@ -210,10 +218,12 @@ class Printer:
         else:
             if self.tool_maps:  # above the aggregate, which stays the last line
                 print(self.tool_maps.line(len(self.reports)), file=self.out)
+            incomplete = (f"{counts['incomplete']} incomplete (tool calls not read), " if counts["incomplete"]
+                          else "")
             print(f"{len(self.reports)} runs in {files} files: {counts['stopped_repeat']} stopped for a repeat (hash "
                   f"layer), {counts['stopped_budget']} stopped by a call budget (frequency layer), "
-                  f"{counts['warned']} warned only, {counts['quiet']} quiet, {counts['unusable']} unusable.",
-                  file=self.out)
+                  f"{counts['warned']} warned only, {counts['quiet']} quiet, {incomplete}{counts['unusable']} "
+                  f"unusable.", file=self.out)
 
 
 def _counted(counts: dict) -> list[str]:

@@ -8,11 +8,14 @@ The only rewriting is where a format has no arguments field of its own: a shell 
 
 Formats (``format=`` / ``--format``), one small reader each, in a module of its own:
 ``openai-chat``, ``openai-responses``, ``anthropic``, ``langchain`` (message dicts, ``messages_to_dict``,
-``dumpd``, LangGraph / DeerFlow thread states), ``claude-code``, ``codex``, ``openhands``, ``gemini-cli``,
-``inspect-ai``, ``swe-agent``, ``mini-swe-agent``, ``smolagents``. :mod:`.formats` lists them in detection order.
+``dumpd``, LangGraph / DeerFlow thread states), ``claude-code``, ``codex``, ``openhands`` (V0 events, and V1 events
+through :mod:`.openhands_sdk`), ``gemini-cli``, ``inspect-ai``, ``swe-agent``, ``mini-swe-agent``, ``smolagents``,
+``gemini-cli-stream`` (:mod:`.gemini_stream`), ``kimi-code``, ``opencode``, ``cline`` (the UI export,
+:mod:`.cline_ui`). :mod:`.formats` lists them in detection order. An Aider chat history is refused with the reason.
 
-The pieces: :mod:`.sources` opens paths, ``-`` and streams, gzip and zip (Inspect AI ``.eval``) input with a size
-limit, and tells JSON from JSON Lines; :mod:`.json_pieces` reads a large document one value at a time;
+The pieces: :mod:`.sources` opens paths, ``-`` and streams, compressed input (:mod:`.compression`: gzip, bzip2, xz;
+zstd named and refused; limited, its expansion ratio checked as it streams) and zip (Inspect AI ``.eval``) input,
+and tells JSON from JSON Lines; :mod:`.json_pieces` reads a large document one value at a time;
 :mod:`.finding` finds each run's records (JSON Lines, or a document through :mod:`.documents`); :mod:`.batching`
 reads records with a format, groups calls into batches and counts what it read (one :class:`ReadCounts`);
 :mod:`.runs` hands out the runs; :mod:`.call_shapes` is the last check against a silent zero; :mod:`.one_run` is the API for a file that
@@ -31,6 +34,7 @@ The API::
     load_trace(path, format="auto", *, max_bytes=...) -> Trace             # the same, read whole
     batches_from_messages(records, format="auto", *, source="messages") -> list of batches
     TraceError: every unusable input, its message starting with FILE:LINE, a message index or an archive member
+        (BadRecord: one record that skip_bad_records would skip; LimitReached: a size limit, after whole records)
 
 Example::
 
@@ -40,7 +44,8 @@ Example::
         print(run.label, run.meta, run.describe())
 """
 
-from .base import Batch, Damaged, Format, Message, Skipped, TraceError
+from .base import BadRecord, Batch, Damaged, Format, Message, Skipped, TraceError
+from .compression import RATIO_CHECK_AFTER, LimitReached, human_size
 from .formats import FORMATS, REGISTRY, get_format
 from .one_run import Trace, TraceStream, batches_from_messages, iter_trace, load_trace
 from .runs import CONTAINER_KEYS, META_KEYS, ReadCounts, ReadOptions, Run, iter_runs, runs_in
@@ -55,6 +60,10 @@ __all__ = [
     "DEFAULT_MAX_RECORD_BYTES",
     "TRANSCRIPT_SUFFIXES",
     "TraceError",
+    "BadRecord",
+    "LimitReached",
+    "RATIO_CHECK_AFTER",
+    "human_size",
     "Batch",
     "Damaged",
     "Format",

@@ -6,7 +6,14 @@ The same message may come wrapped, ``{"role": "assistant", "message": {"content"
 ``type`` (Cursor's agent transcripts are written so, as documented by third parties; Claude Code's records, which
 carry a ``type``, are :mod:`loopkit.traces.adapters.claude_code`'s). Cline's saved task history
 (``api_conversation_history.json``) is a list of these messages too, with fields of its own beside them
-(cline/cline ``src/shared/messages/content.ts`` at commit 60c5f9f2)."""
+(cline/cline ``src/shared/messages/content.ts`` at commit 60c5f9f2).
+
+Who wrote a user message: a run starts with what a person typed, never with text the agent's harness wrote into a
+user message itself. Cline writes a tool's result as user text when the call has no id to answer
+(``[read_file for 'a.py'] Result: ...``, ``ToolResultUtils.pushToolResult`` in ``src/core/task/tools/utils/`` at
+60c5f9f2), and adds the workspace's state (``<environment_details>``), its own error notes (``[ERROR] ...``) and a
+resumed task's notice (``[TASK RESUMPTION] ...``); the person's own words it wraps in ``<task>``, ``<feedback>``,
+``<answer>`` or ``<user_message>`` (``src/core/slash-commands/index.ts``). :func:`is_prompt` reads a user message so."""
 
 from __future__ import annotations
 
@@ -51,11 +58,60 @@ def block_calls(blocks: list | None, where: str) -> list:
     return calls
 
 
-def is_prompt(blocks: list | None) -> bool:
-    """A user message typed by the human: text, not only ``tool_result`` blocks (those come from tools)."""
-    if blocks is None:
+#: The start of a tool's result that Cline wrote as user text: ``[<tool> for '<what>'] Result:`` or ``[<tool>] Result:``.
+_CLINE_RESULT = re.compile(r"\[[^\]\n]{1,200}\] Result:")
+#: Tags in which Cline wraps what the person typed.
+_PERSON_TAGS = re.compile(r"<(?:task|feedback|answer|user_message)>")
+#: The starts of text Cline writes into a user message itself.
+_CLINE_NOTES = ("<environment_details>", "[ERROR]", "[TASK RESUMPTION]", "<hook_context")
+
+
+def is_tool_result_text(text: str) -> bool:
+    """Is ``text`` a tool's result that Cline wrote as user text?
+
+    >>> is_tool_result_text("[read_file for 'src/dates.py'] Result:\\n1 | def parse_date"), is_tool_result_text("fix it")
+    (True, False)
+    """
+    return bool(_CLINE_RESULT.match(text.lstrip()))
+
+
+def typed_by_a_person(text: str) -> bool:
+    """Could a person have typed ``text``? Not a tool's result, nor a note the harness wrote, unless the person's
+    own words are wrapped in it (Cline puts a person's feedback inside a tool's result).
+
+    >>> typed_by_a_person("<environment_details>\\n# Current Time"), typed_by_a_person("[execute_command for 'ls'] "
+    ...     "Result:\\nThe user denied this operation and provided the following feedback:\\n<feedback>\\nuse make\\n</feedback>")
+    (False, True)
+    """
+    if _PERSON_TAGS.search(text):
         return True
-    return not (blocks and all(is_map(b) and b.get("type") == "tool_result" for b in blocks))
+    start = text.lstrip()
+    return not (is_tool_result_text(start) or start.startswith(_CLINE_NOTES))
+
+
+def user_texts(content: Any, blocks: list | None) -> list[str]:
+    """The text of a user message: its string content, or its ``text`` blocks."""
+    if blocks is None:
+        return [content] if isinstance(content, str) else []
+    return [b["text"] for b in blocks if is_map(b) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+
+
+def is_prompt(blocks: list | None, content: Any = None) -> bool:
+    """A user message a person typed: some text a person could have typed (or an image they pasted), not only
+    ``tool_result`` blocks and text the harness wrote (see :func:`typed_by_a_person`); an empty message counts as
+    typed, as it always has."""
+    if blocks is not None and not blocks:
+        return True
+    if blocks is not None and any(is_map(b) and b.get("type") == "image" for b in blocks):
+        return True
+    return any(typed_by_a_person(text) for text in user_texts(content, blocks))
+
+
+def holds_results(blocks: list | None, content: Any = None) -> bool:
+    """Does a user message carry tool results: ``tool_result`` blocks, or a result Cline wrote as text?"""
+    if blocks is not None and any(is_map(b) and b.get("type") == "tool_result" for b in blocks):
+        return True
+    return any(is_tool_result_text(text) for text in user_texts(content, blocks))
 
 
 def read(record: Mapping, where: str) -> Message | None:
@@ -68,11 +124,14 @@ def read(record: Mapping, where: str) -> Message | None:
     role = message.get("role", record.get("role"))
     if role not in ("user", "assistant", "system"):
         return None
-    blocks = content_blocks(message.get("content"), where)
+    content = message.get("content")
+    blocks = content_blocks(content, where)
     calls = block_calls(blocks, where)
     if calls and role != "assistant":
         raise TraceError(f"{where}: a {role!r} message carries tool calls; expected them on an assistant message")
-    return Message(calls, user_prompt=role == "user" and is_prompt(blocks))
+    user = role == "user"
+    return Message(calls, user_prompt=user and is_prompt(blocks, content),
+                   results=user and holds_results(blocks, content))
 
 
 def _unwrapped(record: Mapping) -> Mapping:

@@ -20,13 +20,18 @@ from typing import Any, Literal, TypeGuard
 
 from loopkit.core.batches import Batch
 
-__all__ = ["TraceError", "Batch", "Message", "Skipped", "Damaged", "Format", "is_map", "decode_list", "as_list",
-           "tool_name", "required", "entry", "openai_calls", "assistant_only"]
+__all__ = ["TraceError", "BadRecord", "Batch", "Message", "Skipped", "Damaged", "Format", "is_map", "decode_list",
+           "as_list", "tool_name", "required", "entry", "openai_calls", "assistant_only"]
 
 
 class TraceError(ValueError):
     """A transcript the adapters cannot use. The message starts with where (``FILE:LINE``, a message index or an
     archive member) and says what was expected."""
+
+
+class BadRecord(TraceError):
+    """One record that cannot be read (not JSON, not UTF-8, not the shape its reader expects): the run ends there
+    unless bad records are skipped (``skip_bad_records``, ``--skip-bad-records``), which the report says."""
 
 
 @dataclass(frozen=True)
@@ -35,32 +40,40 @@ class Message:
 
     ``calls`` are the tool calls it carries (often none); records that share a non-None ``turn`` id are one model
     turn, so their calls form one batch (Claude Code ``message.id``, an OpenHands model response id);
-    ``user_prompt`` marks a message typed by the human, which starts a new run upstream.
+    ``user_prompt`` marks a message typed by the human, which starts a new run upstream; ``results`` marks a message
+    that carries tool results (a ``tool`` message, ``tool_result`` blocks, a result Cline wrote as text): a run with
+    results but no call read has calls in a shape no reader took, so it is an error, never "no tool calls".
     """
 
     calls: list = field(default_factory=list, hash=False)
     turn: str | None = None
     user_prompt: bool = False
+    results: bool = False
 
 
 @dataclass(frozen=True)
 class Skipped:
     """A record that belongs to a format but is not a message (``kind`` names it, for the count). ``unknown`` marks
     a kind the reader does not know yet (a Codex item type newer than this workbook): skipped, and named in the
-    summary as such, never a reason to refuse the file."""
+    summary as such, never a reason to refuse the file. ``holds_calls`` marks a record that carries tool calls the
+    reader does not replay (an OpenHands ``ACPToolCallEvent``, a call item of a kind not known yet): the summary
+    names it among the calls not read, so a run of such records is never a quiet zero."""
 
     kind: str
     unknown: bool = False
+    holds_calls: bool = False
 
 
 @dataclass(frozen=True)
 class Damaged:
     """A record that could not be parsed: ``error`` says where and why (``FILE:LINE: invalid JSON ...``).
     ``cut_off`` marks the last line of a JSON Lines file that ends in the middle of a value, as a session still being
-    written (or one that crashed) leaves it: reported, not an error."""
+    written (or one that crashed) leaves it: reported, not an error. ``nul_bytes`` counts the NUL bytes that end a
+    file, as a writer that crashed after making the file longer leaves them: reported the same way."""
 
     error: str
     cut_off: bool = False
+    nul_bytes: int = 0
 
 
 @dataclass(frozen=True)

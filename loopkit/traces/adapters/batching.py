@@ -13,9 +13,19 @@ close. It keeps the counts a summary needs and, when asked for ``"auto"``, picks
   never a silently empty turn.
 
 Batching rules (each format names its own): ``"turn"``: a message's calls are one batch, and records that share a
-turn id (Claude Code's ``message.id``, an OpenHands model response) join one, a repeated call id replacing the
-earlier call; ``"consecutive"``: call items in a row are one batch, closed by the next message (Responses, Codex).
-A user prompt closes the open batch; skipped records and records of no format are passed over.
+turn id (Claude Code's ``message.id``, an OpenHands model response) join one, a call written again under its id and
+tool (as a Gemini CLI log re-writes a message) counted once, its latest arguments kept; ``"consecutive"``: call items
+in a row are one batch, closed by the next message (Responses, Codex). A user prompt closes the open batch; skipped records and
+records of no format are passed over.
+
+No silent loss: a call id that comes back within one batch is counted with both tool names
+(:attr:`Batcher.repeated_ids`), and every summary says so: as a second call, kept, unless it is a turn's call written
+again with other arguments (then the later is kept, as the format means).
+
+No silent zero: a record no format reads that holds an object shaped like a call, and a record its reader skips
+while saying it holds calls (:class:`~loopkit.traces.adapters.base.Skipped` ``holds_calls``), are *unread calls*,
+counted with their places; a run that read no call but has unread calls, a call-shaped object in a message, or tool
+results is an error (:mod:`.runs`).
 
 Damaged records (:class:`~loopkit.traces.adapters.base.Damaged`: a line that is not JSON, a record an adapter refuses): the
 cut-off last line of JSON Lines is noted; any other is an error, or, with ``skip_bad_records``, skipped and counted.
@@ -29,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from . import mini_swe_agent
-from .base import Batch, Damaged, Format, Message, Skipped, TraceError, is_map
+from .base import BadRecord, Batch, Damaged, Format, Message, Skipped, TraceError, is_map
 from .call_shapes import find_call_shape
 from .formats import AUTO, CALL_KEY_OWNERS, get_format
 
@@ -57,7 +67,9 @@ class ReadCounts:
     """What reading one run's records found so far, in one record: the format settled (None while none was),
     records read, messages, batches and calls emitted, user prompts (``turns``), records of the format that are not
     messages (``skipped``, by kind) and of kinds its reader does not know yet (``not_known``), records no format read
-    (``unread``), records skipped as unreadable (``bad_records``), and where the cut-off last line is."""
+    (``unread``), records skipped as unreadable (``bad_records``), where the cut-off last line is, records holding
+    tool calls that were not read (``unread_calls``), call ids that came back within one batch (``repeated_ids``) and
+    the NUL bytes that end the file (``nul_bytes``)."""
 
     format: str | None = None
     records: int = 0
@@ -70,6 +82,9 @@ class ReadCounts:
     unread: int = 0
     bad_records: int = 0
     cut_off: str | None = None
+    unread_calls: int = 0
+    repeated_ids: int = 0
+    nul_bytes: int = 0
 
 
 def _has_calls(result: Any) -> TypeGuard[Message]:
@@ -102,8 +117,14 @@ class Batcher:
         self.readers: Counter = Counter()  # format -> how many unread records it would read (named formats only)
         self.bad_records = 0
         self.cut_off: str | None = None
+        self.nul_tail: tuple[str, int] | None = None  # where the NUL bytes that end the file start, and how many
         self.hidden_call: tuple[str, str, str] | None = None  # (where, place inside, shape) while no call was read
+        self.first_result: str | None = None  # where the first tool result was, while no call was read
         self.fenced_messages = 0  # assistant messages with one ```bash fence, while no call was read
+        self.unread_calls = 0  # records that hold tool calls no reader took
+        self.unread_call_places: list[tuple[str, str]] = []  # (where, what) of the first few of them
+        self.repeated_ids = 0  # call ids that came back within one batch
+        self.repeated_id_places: list[tuple[str, str, str]] = []  # (where, id, "name, then name") of the first few
         self._open: list = []  # the calls of the batch still open
         self._open_turn: str | None = None
         self._open_where = ""
@@ -160,6 +181,9 @@ class Batcher:
                 return fmt.read(record, where) if fmt.detect is not None else result
             if fallback is None or (isinstance(result, Message) and not isinstance(fallback, Message)):
                 fallback = result  # a format that reads it as a message beats one that only skips it
+            elif isinstance(result, Message) and result.results and isinstance(fallback, Message) \
+                    and not fallback.results:
+                fallback = result  # and one that sees tool results in it beats one that does not
         return fallback
 
     # -- batches --
@@ -167,7 +191,27 @@ class Batcher:
     def _emit(self, where: str, calls: list) -> Batch:
         self.batches += 1
         self.calls += len(calls)
+        self._count_repeated_ids(where, calls)
         return Batch(self.batches, where, calls, self.turn)
+
+    def _count_repeated_id(self, where: str, call_id: Any, before: Mapping, after: Mapping, kept: str) -> None:
+        """Note a call id that came back within one batch, with both tool names and what was kept."""
+        self.repeated_ids += 1
+        if len(self.repeated_id_places) < _SHAPES_KEPT:
+            names = f"{str(before['name'])[:40]}, then {str(after['name'])[:40]}: {kept}"
+            self.repeated_id_places.append((where, str(call_id)[:40], names))
+
+    def _count_repeated_ids(self, where: str, calls: list) -> None:
+        """Note each call id that a batch holds more than once (both calls were kept)."""
+        first: dict = {}
+        for call in calls:
+            call_id = call["id"]
+            if call_id is None or not isinstance(call_id, (str, int)):
+                continue
+            if call_id in first:
+                self._count_repeated_id(where, call_id, first[call_id], call, "both kept")
+            else:
+                first[call_id] = call
 
     def flush(self) -> Iterator[Batch]:
         """Close the open batch, if any."""
@@ -176,12 +220,19 @@ class Batcher:
             yield self._emit(self._open_where, calls)
 
     def _join(self, calls: list) -> None:
+        """Add calls to the open batch. In a format that writes a turn's record again as it changes (Gemini CLI's
+        log re-writes each message; Claude Code writes a message a block at a time), a call whose id is already in
+        the batch with the same tool is that call written again: the same call is kept once, a call with other
+        arguments replaces it (and is counted, with both names). Any other repeated id is a second call, kept."""
+        rewrites = self.format is not None and self.format.batching == "turn"
         for call in calls:
-            same = [i for i, held in enumerate(self._open) if call["id"] is not None and held["id"] == call["id"]]
-            if same:
-                self._open[same[0]] = call  # the record re-written with the call updated, not a second call
-            else:
+            held = next((i for i, old in enumerate(self._open) if call["id"] is not None and old["id"] == call["id"]
+                         and old["name"] == call["name"]), None) if rewrites else None
+            if held is None:
                 self._open.append(call)
+            elif self._open[held] != call:
+                self._count_repeated_id(self._open_where, call["id"], self._open[held], call, "the later kept")
+                self._open[held] = call
 
     def _open_batch(self, where: str, calls: list, turn: str | None) -> None:
         self._open, self._open_turn, self._open_where = [], turn, where
@@ -190,30 +241,55 @@ class Batcher:
     def _bad(self, error: str) -> None:
         """A record that cannot be read: skipped and counted when asked for, else the end of the run."""
         if not self.skip_bad_records:
-            raise TraceError(error)
+            raise BadRecord(error)
         self.bad_records += 1
         if self.on_bad_record is not None:
             self.on_bad_record(error)
 
+    def _note_unread_calls(self, where: str, what: str) -> None:
+        self.unread_calls += 1
+        if len(self.unread_call_places) < _SHAPES_KEPT:
+            self.unread_call_places.append((where, what))
+
+    def _damaged(self, where: str, record: Damaged) -> None:
+        """A record that could not be parsed: the file's NUL tail or its cut-off last line is noted, any other is bad."""
+        if record.nul_bytes:
+            self.nul_tail = (where, record.nul_bytes)
+        elif record.cut_off:
+            self.cut_off = where
+        else:
+            self._bad(record.error)
+
     def _watch_for_unread_calls(self, where: str, record: Mapping, result: Any) -> None:
-        """While no call was read: remember the first call-shaped object a record holds that no call came from, and
-        count the ```bash fences mini-swe-agent 1.x would run (the summary of a run without calls names both)."""
+        """A record that gave no call: count it among the unread calls when no format reads it but it holds an
+        object shaped like a call, or when its reader skipped it as a record of calls it does not replay. While no
+        call was read, also remember the first call-shaped object a message holds, the first tool result, and count
+        the ```bash fences mini-swe-agent 1.x would run (the summary of a run without calls names them)."""
+        if isinstance(result, Skipped):
+            if result.holds_calls:
+                self._note_unread_calls(where, result.kind)
+            return
+        if result is None:
+            found = find_call_shape(record)
+            if found is not None:
+                self._note_unread_calls(where, f"{found[1]} at {found[0][:80]}")
+            return
+        if self.calls:
+            return  # a message its format reads without calls is trusted once calls were read (results echo them)
         if self.hidden_call is None:
             found = find_call_shape(record)
             if found is not None:
                 self.hidden_call = (where, *found)
-        if (isinstance(result, Message) and record.get("role") == "assistant"
-                and (self.format is None or self.format.name != "mini-swe-agent")
+        if result.results and self.first_result is None:
+            self.first_result = where
+        if (record.get("role") == "assistant" and (self.format is None or self.format.name != "mini-swe-agent")
                 and mini_swe_agent.v1_actions(mini_swe_agent.text_of(record.get("content")))):
             self.fenced_messages += 1
 
     def feed(self, where: str, record: Any) -> Iterator[Batch]:
         """Read one record and yield the batches it closes."""
         if isinstance(record, Damaged):
-            if record.cut_off:
-                self.cut_off = where
-            else:
-                self._bad(record.error)
+            self._damaged(where, record)
             return
         if not is_map(record):
             self._bad(f"{where}: expected a message object, got {type(record).__name__}: {record!r:.60}")
@@ -224,7 +300,7 @@ class Batcher:
             self._bad(str(exc))
             return
         self.records += 1
-        if not self.calls and not _has_calls(result):
+        if not _has_calls(result):
             self._watch_for_unread_calls(where, record, result)
         if result is None:
             self._count_unread(where, record)
@@ -277,7 +353,8 @@ class Batcher:
         """What was read so far, as one frozen record."""
         return ReadCounts(self.format.name if self.format else None, self.records, self.messages, self.batches,
                           self.calls, self.turn, dict(self.skipped), dict(self.not_known), self.unread_total,
-                          self.bad_records, self.cut_off)
+                          self.bad_records, self.cut_off, self.unread_calls, self.repeated_ids,
+                          self.nul_tail[1] if self.nul_tail else 0)
 
     def shapes(self, with_places: bool = False) -> str:
         """The unrecognised records, for a message: ``"3 with type 'note', 1 with keys 'a'"``; with their places,
@@ -299,6 +376,19 @@ class Batcher:
     def not_known_text(self) -> str:
         """The records of kinds not known yet, for a summary: ``"1 response_item 'frobnicate_call'"``."""
         return ", ".join(f"{n} {kind}" for kind, n in self.not_known.most_common())
+
+    def unread_calls_text(self) -> str:
+        """Where the unread calls are, for a summary: ``"line 4: a 'tool_use' event at the record itself"``."""
+        places = ", ".join(f"{place(where)}: {what}" for where, what in self.unread_call_places)
+        more = self.unread_calls - len(self.unread_call_places)
+        return places + (f", and {more} more" if more else "")
+
+    def repeated_ids_text(self) -> str:
+        """The call ids that came back in one batch: ``"'c7' at line 40 (exec_command, then exec_command)"``."""
+        places = ", ".join(f"{call_id!r} at {place(where)} ({names})" for where, call_id, names in
+                           self.repeated_id_places)
+        more = self.repeated_ids - len(self.repeated_id_places)
+        return places + (f", and {more} more" if more else "")
 
     def readers_text(self) -> str:
         """Which format would read the records a named format did not: ``"--format codex reads 12 of them"``."""

@@ -19,9 +19,9 @@ def read(record: Mapping, where: str) -> Message | Skipped | None:
     """A ``response_item`` record as its Responses item; another rollout record as skipped.
 
     >>> read({"type": "turn_context", "payload": {"model": "o4-mini"}}, "r.jsonl:2")
-    Skipped(kind='turn_context', unknown=False)
+    Skipped(kind='turn_context', unknown=False, holds_calls=False)
     >>> read({"type": "response_item", "payload": {"type": "hologram", "id": "h1"}}, "r.jsonl:3")
-    Skipped(kind="response_item 'hologram'", unknown=True)
+    Skipped(kind="response_item 'hologram'", unknown=True, holds_calls=False)
     """
     kind = record.get("type")
     if not isinstance(kind, str) or not is_map(record.get("payload")):
@@ -31,9 +31,10 @@ def read(record: Mapping, where: str) -> Message | Skipped | None:
     item = record["payload"]
     message = read_item(item, where)
     if message is None:  # a kind not known yet: the envelope says it is an item, so it is named, not refused
-        return Skipped(f"response_item {str(item.get('type'))[:40]!r}", unknown=True)
+        kind = str(item.get("type"))
+        return Skipped(f"response_item {kind[:40]!r}", unknown=True, holds_calls=kind.endswith("_call"))
     if isinstance(message, Skipped):
-        return Skipped(f"response_{message.kind}", unknown=message.unknown)
+        return Skipped(f"response_{message.kind}", unknown=message.unknown, holds_calls=message.holds_calls)
     return message
 
 

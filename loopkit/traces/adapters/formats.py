@@ -1,7 +1,9 @@
 """The registry of formats: every ``--format`` name, in the order auto-detection tries them.
 
-Formats whose records carry an envelope of their own (Claude Code, Codex, OpenHands, Gemini CLI, smolagents,
-SWE-agent) come first: their first record settles the question. The message formats come after, in the order that
+Formats whose records carry an envelope of their own (Kimi Code, Claude Code, Codex, OpenHands, Gemini CLI's sessions
+and its stream-json lines, OpenCode, Cline's UI export, smolagents, SWE-agent) come first: their first record settles
+the question. Kimi Code comes before Claude Code, which would otherwise take Kimi's ``context.append_message`` (a
+``type`` and a ``message``) for a record of its own. The message formats come after, in the order that
 keeps each call with the format that owns it: a Responses item is told by its ``type``, LangChain's calls have
 ``args`` where OpenAI's have ``function``, Inspect names the tool in a string ``function``, Anthropic's calls are
 ``tool_use`` blocks in ``content``, and mini-swe-agent's are code fences in text, detected only by the fence named
@@ -13,13 +15,17 @@ from __future__ import annotations
 from . import (
     anthropic,
     claude_code,
+    cline_ui,
     codex,
     gemini_cli,
+    gemini_stream,
     inspect_ai,
+    kimi_code,
     langchain,
     mini_swe_agent,
     openai_chat,
     openai_responses,
+    opencode,
     openhands,
     smolagents,
     swe_agent,
@@ -30,10 +36,14 @@ __all__ = ["REGISTRY", "FORMATS", "AUTO", "CALL_KEY_OWNERS", "get_format", "form
 
 #: Every format, in detection order.
 REGISTRY: tuple[Format, ...] = (
+    kimi_code.FORMAT,
     claude_code.FORMAT,
     codex.FORMAT,
     openhands.FORMAT,
     gemini_cli.FORMAT,
+    gemini_stream.FORMAT,
+    opencode.FORMAT,
+    cline_ui.FORMAT,
     smolagents.FORMAT,
     swe_agent.SWE_AGENT,
     openai_responses.FORMAT,
@@ -46,7 +56,8 @@ REGISTRY: tuple[Format, ...] = (
 
 #: The names ``format=`` (and ``--format``) takes, besides ``"auto"``: the four message formats first.
 FORMATS: tuple[str, ...] = ("openai-chat", "openai-responses", "anthropic", "langchain", "claude-code", "codex",
-                            "openhands", "gemini-cli", "inspect-ai", "swe-agent", "mini-swe-agent", "smolagents")
+                            "openhands", "gemini-cli", "inspect-ai", "swe-agent", "mini-swe-agent", "smolagents",
+                            "gemini-cli-stream", "kimi-code", "opencode", "cline")
 
 #: The formats auto-detection tries, record by record.
 AUTO: tuple[Format, ...] = tuple(fmt for fmt in REGISTRY if fmt.auto)

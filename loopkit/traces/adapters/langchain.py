@@ -102,7 +102,8 @@ def read(record: Mapping, where: str) -> Message | None:
     calls = _calls(message, where)
     if calls:
         assistant_only(message, where)
-    return Message(calls, user_prompt=message.get("type") in HUMAN_TYPES or message.get("role") == "user")
+    return Message(calls, user_prompt=message.get("type") in HUMAN_TYPES or message.get("role") == "user",
+                   results=message.get("type") in ("tool", "ToolMessage", "function") or message.get("role") == "tool")
 
 
 FORMAT = Format("langchain", read, call_keys=("tool_calls", "additional_kwargs", "invalid_tool_calls", "data",

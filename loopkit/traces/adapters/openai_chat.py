@@ -29,7 +29,7 @@ def read(record: Mapping, where: str) -> Message | None:
         name = tool_name(function.get("name"), where, "function_call.name")
         args = required(function, "arguments", where, "function_call", "expected 'arguments' (a JSON string)")
         return Message([{"name": name, "args": args, "id": None}])
-    return Message(user_prompt=record.get("role") == "user")
+    return Message(user_prompt=record.get("role") == "user", results=record.get("role") in ("tool", "function"))
 
 
 FORMAT = Format("openai-chat", read, call_keys=("tool_calls", "function_call"))

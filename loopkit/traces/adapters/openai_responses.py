@@ -75,19 +75,20 @@ def read_item(item: Mapping, where: str) -> Message | Skipped | None:
     >>> read_item({"type": "function_call", "call_id": "c", "name": "ls", "arguments": "{}"}, "r.json").calls
     [{'name': 'ls', 'args': '{}', 'id': 'c'}]
     >>> read_item({"type": "frobnicate_call", "id": "x"}, "r.json")
-    Skipped(kind="item 'frobnicate_call'", unknown=True)
+    Skipped(kind="item 'frobnicate_call'", unknown=True, holds_calls=True)
     """
     kind = item.get("type")
     if kind in CALL_ITEMS:
         return _call(item, kind, where)
     if kind in OTHER_ITEMS or (isinstance(kind, str) and kind.endswith("_call_output")):
-        return Message(user_prompt=kind == "message" and item.get("role") == "user")
+        return Message(user_prompt=kind == "message" and item.get("role") == "user",
+                       results=isinstance(kind, str) and kind.endswith("_output"))
     if kind in HARNESS_ITEMS:
         return Skipped(f"item {kind!r}")
     if kind is None and item.get("role") in ("user", "assistant", "system", "developer"):
         return Message(user_prompt=item.get("role") == "user")  # an input message without a type
     if isinstance(kind, str) and kind.endswith("_call") and ("id" in item or "call_id" in item):
-        return Skipped(f"item {kind!r}", unknown=True)  # a call item of a kind newer than this reader
+        return Skipped(f"item {kind!r}", unknown=True, holds_calls=True)  # a call item of a kind newer than this reader
     return None
 
 

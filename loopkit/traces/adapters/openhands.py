@@ -22,12 +22,17 @@ and counted; an action type that is neither is skipped and named as not known ye
 
 Evaluation and resolver output (``output.jsonl``: one run per line, ``{"instance_id" | "issue", "history": [...]}``)
 is split into runs by :mod:`loopkit.traces.adapters.runs`.
+
+Today's OpenHands (V1, the software agent SDK) writes events of another shape, ``{"kind": "ActionEvent", ...}``:
+:mod:`loopkit.traces.adapters.openhands_sdk` reads them, and this format hands each such event to it, so one
+``--format openhands`` (and one tool-map preset) takes both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from . import openhands_sdk
 from .base import Format, Message, Skipped, TraceError, as_list, entry, is_map, openai_calls
 
 __all__ = ["FORMAT", "read", "CALL_FIELDS", "NOT_CALLS"]
@@ -117,11 +122,13 @@ def read(record: Mapping, where: str) -> Message | Skipped | None:
     >>> read({"action": "run_ipython", "code": "print(1)", "thought": "check"}, "out.jsonl:1").calls
     [{'name': 'run_ipython', 'args': {'code': 'print(1)'}, 'id': None}]
     """
+    if openhands_sdk.is_event(record):
+        return openhands_sdk.read(record, where)
     if not _is_event(record):
         return None
     action = record.get("action")
     if action is None:
-        return Message()  # an observation
+        return Message(results=True)  # an observation
     metadata = record.get("tool_call_metadata")
     if metadata is not None:
         return _metadata_call(metadata, where)
@@ -138,4 +145,4 @@ def read(record: Mapping, where: str) -> Message | Skipped | None:
     return _action_call(action, fields if is_map(fields) else {}, where)
 
 
-FORMAT = Format("openhands", read, call_keys=("tool_call_metadata",), distinctive=True)
+FORMAT = Format("openhands", read, call_keys=("tool_call_metadata", "tool_call"), distinctive=True)

@@ -100,6 +100,10 @@ class Run:
     cut_off = property(lambda self: self.counts.cut_off, doc="Where the cut-off last line is, if there is one.")
     hinted = property(lambda self: self.hint is not None and self._batcher.overruled is None,
                       doc="Was the format named by the file itself (and did its content agree)?")
+    unread_calls_text = property(lambda self: self._batcher.unread_calls_text(),
+                                 doc="Where the records with unread tool calls are (the first few), in English.")
+    repeated_ids_text = property(lambda self: self._batcher.repeated_ids_text(),
+                                 doc="The call ids that came back within one batch, with both tool names, in English.")
 
     def __iter__(self) -> Iterator[Batch]:
         if self._started:
@@ -140,18 +144,32 @@ class Run:
                          f"auto{' (' + readers + ')' if readers else ''}")
 
     def _check_no_call_was_left(self) -> None:
-        """A run that read no call must not hold one: not in a record, not beside its records in its document."""
+        """A run that read no call must not hold one: not in a record no format reads (or its reader skipped as
+        calls it does not replay), not in a message, not beside its records in its document; nor may it hold tool
+        results, which only calls produce."""
         batcher = self._batcher
+        reader = (f"the {batcher.format.name} reader does not take for a call" if batcher.format
+                  else "no reader takes for a call")
+        if batcher.unread_call_places:
+            where, what = batcher.unread_call_places[0]
+            more = batcher.unread_calls - 1
+            others = f" (and {more} more record{'s' if more > 1 else ''} like it)" if more else ""
+            raise TraceError(f"{where}: no tool call was read from this run, but this record{others} holds {what}, "
+                             f"which {reader}; the replay would be a silent zero. If another format keeps its calls "
+                             f"there, pick it with --format NAME")
         if batcher.hidden_call is not None:
             where, inside, shape = batcher.hidden_call
             what = f"the record at {where}"
+        elif batcher.first_result is not None:
+            raise TraceError(f"{batcher.first_result}: no tool call was read from this run, but this record holds "
+                             f"tool results, which only tool calls produce: the calls are in a shape {reader} "
+                             f"(calls written as text, such as Cline's XML tool use, are not read); the replay would "
+                             f"be a silent zero")
         else:
             found = find_call_shape(self._outside) if self._outside else None
             if found is None:
                 return
             (inside, shape), where, what = found, self._where(), "the document, beside the records read,"
-        reader = (f"the {batcher.format.name} reader does not take for a call" if batcher.format
-                  else "no reader takes for a call")
         raise TraceError(f"{where}: no tool call was read from this run, but {what} holds {shape} at "
                          f"{inside[:80]}, which {reader}; the replay would be a silent zero. If another format "
                          f"keeps its calls there, pick it with --format NAME")
@@ -205,6 +223,20 @@ class Run:
                              "skipped {n} bad records (--skip-bad-records)", batcher.bad_records))
         if batcher.cut_off:
             parts.append(tr("the last line ({where}) is cut off, so it was not read", where=place(batcher.cut_off)))
+        if batcher.nul_tail:
+            where, nuls = batcher.nul_tail
+            parts.append(ntr("the file ends in {n} NUL byte from {where} on, as a writer that stopped without "
+                             "finishing leaves it; not read",
+                             "the file ends in {n} NUL bytes from {where} on, as a writer that stopped without "
+                             "finishing leaves them; not read", nuls, where=place(where)))
+        if batcher.unread_calls:
+            parts.append(ntr("{n} record holds tool calls that were not read ({places})",
+                             "{n} records hold tool calls that were not read ({places})", batcher.unread_calls,
+                             places=batcher.unread_calls_text()))
+        if batcher.repeated_ids:
+            parts.append(ntr("{n} call id came back within one batch ({places})",
+                             "{n} call ids came back within one batch ({places})", batcher.repeated_ids,
+                             places=batcher.repeated_ids_text()))
         if not self.calls and batcher.fenced_messages:
             parts.append(ntr("{n} assistant message holds a ```bash fence, which mini-swe-agent 1.x runs as a "
                              "command: --format mini-swe-agent reads it as a call",

@@ -1,10 +1,11 @@
-"""Opening a transcript: a path, ``-`` or an open binary stream, plain, gzip-compressed, or a zip archive.
+"""Opening a transcript: a path, ``-`` or an open binary stream, plain, compressed (gzip, bzip2, xz; Zstandard is
+named and refused), or a zip archive.
 
-Compression is told from the first bytes, not the name: ``1f 8b`` is gzip, ``PK`` a zip archive (an Inspect AI
-``.eval`` log is one). Both are decompressed as they are read, never whole. Every decompressed stream is limited
-to ``max_bytes`` (1 GiB unless told otherwise): past it the read stops with a :class:`TraceError`, so a
-decompression bomb (a few kilobytes that expand to gigabytes) cannot exhaust memory. A zip member that declares
-more than the limit is refused before it is opened.
+Compression is told from the first bytes, not the name (:mod:`.compression`): ``1f 8b`` is gzip, ``PK`` a zip archive
+(an Inspect AI ``.eval`` log is one). All are decompressed as they are read, never whole. Every decompressed stream is
+limited to ``max_bytes`` (1 GiB unless told otherwise), and its expansion ratio is checked as it streams, so a
+decompression bomb (a few kilobytes that expand to gigabytes) is refused early and cannot exhaust memory. A zip member
+that declares more than the limit is refused before it is opened.
 
 JSON or JSON Lines? ``.jsonl`` and ``.ndjson`` names are JSON Lines; otherwise the first lines decide (see
 :func:`sniff`), so a pipe never needs rewinding.
@@ -17,14 +18,12 @@ a bad record at its line; a value past it, an error at its line.
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import os
 import re
 import sys
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -32,6 +31,7 @@ from typing import Any, BinaryIO
 from loopkit.core.checks import require_int
 
 from .base import Damaged, TraceError
+from .compression import MAGIC_BYTES, Limited, buffered, compression_of, decompressed, exact_size
 from .json_pieces import JsonPieces
 
 __all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_RECORD_BYTES", "WHOLE_DOCUMENT_BYTES", "TRANSCRIPT_SUFFIXES", "Input",
@@ -49,12 +49,16 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _LEADING_SPACE = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n]*")
 #: How much of a line too long to read is read at a time while it is passed over.
 _SKIP_BYTES = 1 << 20
+#: The endings of compressed files, which a folder scan picks up and :func:`Input.jsonl_by_name` looks through.
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
 #: Every file ending these readers are written for, which a folder is searched for: JSON documents (``.json``,
-#: SWE-agent ``.traj``, ``.responses`` dumps of Responses items), JSON Lines, gzip, and zip archives (Inspect AI
-#: ``.eval``). The content decides the format; the ending only chooses which files a folder scan picks up.
-TRANSCRIPT_SUFFIXES = (".json", ".traj", ".responses", *JSONL_SUFFIXES, ".gz", ".zip", ".eval")
-_GZIP_MAGIC = b"\x1f\x8b"
-_ZIP_MAGIC = b"PK"
+#: SWE-agent ``.traj``, ``.responses`` dumps of Responses items), JSON Lines, compressed files (a ``.zst`` file is
+#: found so that it is named and refused, not passed over), and zip archives (Inspect AI ``.eval``). The content
+#: decides the format; the ending only chooses which files a folder scan picks up.
+TRANSCRIPT_SUFFIXES = (".json", ".traj", ".responses", *JSONL_SUFFIXES, *COMPRESSED_SUFFIXES, ".zip", ".eval")
+#: How Aider's chat history (``.aider.chat.history.md``) starts: Aider-AI/aider ``aider/io.py`` at 5dc9490b writes
+#: ``# aider chat started at <time>`` at each launch.
+AIDER_HISTORY_START = "# aider chat started at"
 #: Members only an Inspect AI ``.eval`` archive holds (UKGovernmentBEIS/inspect_ai, log/_recorders/eval.py).
 _INSPECT_HEADERS = ("header.json", "start.json", "_journal/start.json")
 
@@ -70,32 +74,11 @@ class Input:
 
     @property
     def jsonl_by_name(self) -> bool:
-        """Does the name (without a ``.gz``) say JSON Lines?"""
+        """Does the name (without a compression's ending, ``.gz``...) say JSON Lines?"""
         name = self.name.rstrip("]").lower()
-        name = name[:-3] if name.endswith(".gz") else name
+        for suffix in COMPRESSED_SUFFIXES:
+            name = name.removesuffix(suffix)
         return name.endswith(JSONL_SUFFIXES)
-
-
-class _Limited(io.RawIOBase):
-    """A readable stream that stops with a :class:`TraceError` once more than ``limit`` bytes came through."""
-
-    def __init__(self, inner: Any, limit: int, name: str) -> None:
-        self.inner, self.limit, self.name_for_errors, self.seen = inner, limit, name, 0
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        try:
-            data = self.inner.read(min(len(buffer), self.limit + 1 - self.seen) or 1)
-        except (OSError, EOFError, zlib.error, zipfile.BadZipFile) as exc:
-            raise TraceError(f"{self.name_for_errors}: cannot decompress ({exc})") from None
-        self.seen += len(data)
-        if self.seen > self.limit:
-            raise TraceError(f"{self.name_for_errors}: expands past {self.limit} bytes, the limit (max_bytes, "
-                             f"--max-bytes); refused, it may be a decompression bomb")
-        buffer[:len(data)] = data
-        return len(data)
 
 
 class _Rejoined(io.RawIOBase):
@@ -116,10 +99,6 @@ class _Rejoined(io.RawIOBase):
         return len(data)
 
 
-def _buffered(raw: io.RawIOBase) -> BinaryIO:
-    return io.BufferedReader(raw, buffer_size=1 << 16)
-
-
 def _zip_members(archive: zipfile.ZipFile, name: str, max_bytes: int) -> Iterator[Input]:
     """The JSON members of an archive, in name order: an Inspect AI log's ``samples/`` only, else every ``.json``,
     ``.jsonl`` or ``.ndjson`` member."""
@@ -135,23 +114,54 @@ def _zip_members(archive: zipfile.ZipFile, name: str, max_bytes: int) -> Iterato
     for info in sorted(chosen, key=lambda i: i.filename):
         member = f"{name}[{info.filename}]"
         if info.file_size > max_bytes:
-            raise TraceError(f"{member}: declares {info.file_size} bytes, more than the limit of {max_bytes} "
-                             f"(max_bytes, --max-bytes); refused")
+            raise TraceError(f"{member}: declares {exact_size(info.file_size)}, more than the limit of "
+                             f"{exact_size(max_bytes)} (max_bytes, --max-bytes); refused")
         try:
             inner = archive.open(info)
         except (NotImplementedError, RuntimeError, zipfile.BadZipFile) as exc:
             raise TraceError(f"{member}: cannot open the member ({exc})") from None
         with inner:
-            yield Input(member, _buffered(_Limited(inner, max_bytes, member)), member=True)
+            yield Input(member, buffered(Limited(inner, max_bytes, member)), member=True)
+
+
+def _size_of(handle: Any, seekable: bool) -> int | None:
+    """How many bytes ``handle`` holds from where it is, when that can be known without reading it (a file, bytes in
+    memory); ``None`` for a pipe."""
+    try:
+        return os.fstat(handle.fileno()).st_size - handle.tell()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        pass
+    if not seekable:
+        return None
+    try:
+        here = handle.tell()
+        end = handle.seek(0, os.SEEK_END)
+        handle.seek(here)
+    except (AttributeError, OSError, ValueError):
+        return None
+    return end - here
+
+
+def _head(handle: Any) -> bytes:
+    """The first bytes of ``handle``, enough to tell its compression (a pipe may give them a few at a time)."""
+    head = b""
+    while len(head) < MAGIC_BYTES:
+        more = handle.read(MAGIC_BYTES - len(head))
+        if not more:
+            break
+        head += more
+    return head
 
 
 def _unpacked(name: str, handle: Any, max_bytes: int, seekable: bool) -> Iterator[Input]:
-    """``handle`` as one or more plain streams: itself, its gzip content, or its archive members."""
-    head = handle.read(2)
-    rejoined = _buffered(_Rejoined(head, handle))
-    if head == _GZIP_MAGIC:
-        yield Input(name, _buffered(_Limited(gzip.GzipFile(fileobj=rejoined), max_bytes, name)))
-    elif head == _ZIP_MAGIC:
+    """``handle`` as one or more plain streams: itself, its decompressed content, or its archive members."""
+    size = _size_of(handle, seekable)
+    head = _head(handle)
+    rejoined = buffered(_Rejoined(head, handle))
+    compression = compression_of(head)
+    if compression in ("gzip", "bzip2", "xz", "zstd"):
+        yield Input(name, decompressed(name, compression, rejoined, max_bytes, size))
+    elif compression == "zip":
         if not seekable:
             raise TraceError(f"{name}: a zip archive must be read from a file, not a pipe (it is indexed at its end)")
         try:
@@ -231,8 +241,7 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
     if first.startswith("["):
         return False, head
     if not first.startswith("{"):
-        raise TraceError(f"{source.name}: expected a JSON array, a JSON object or JSON Lines; "
-                         f"the file starts with {first[:20]!r}")
+        _refuse_what_is_not_json(source.name, first)
     first = head[-1].decode("utf-8", "replace").lstrip("\ufeff").strip()  # the whole line (at most `limit`)
     try:
         json.loads(first)
@@ -249,6 +258,19 @@ def sniff(source: Input, max_record_bytes: int = DEFAULT_MAX_RECORD_BYTES) -> tu
         head.append(raw)
         if raw.strip():
             return True, head
+
+
+def _refuse_what_is_not_json(name: str, first: str) -> None:
+    """A file whose first line is no JSON: an Aider chat history is named, with why it has no calls to replay."""
+    if first.startswith(AIDER_HISTORY_START):
+        raise TraceError(f"{name}: an Aider chat history (.aider.chat.history.md): Markdown of the chat, in which "
+                         f"Aider's model changes files with edit blocks written in its replies (SEARCH/REPLACE, whole "
+                         f"files, diffs), not with tool calls; there are no tool calls to replay, so DeerFlow's "
+                         f"detector, which counts tool calls, has nothing to judge here")
+    if not first.strip("\x00"):
+        raise TraceError(f"{name}: starts with nothing but NUL bytes: a file made longer and never written, or whose "
+                         f"content was lost; expected a JSON array, a JSON object or JSON Lines")
+    raise TraceError(f"{name}: expected a JSON array, a JSON object or JSON Lines; the file starts with {first[:20]!r}")
 
 
 def parse_json(text: str, path: str, lineno: int | None = None, expected: str = "") -> Any:
@@ -283,9 +305,10 @@ def jsonl_value(raw: bytes, path: str, lineno: int, expected: str) -> Any:
     return parse_json(text, path, lineno, expected)
 
 
-def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | None]]:
+def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | int | None]]:
     """``(line number, raw line)`` for every line with content, the sniffed ``head`` first; ``None`` for a line
-    longer than ``limit``, whose rest is read past a bounded piece at a time."""
+    longer than ``limit``, whose rest is read past a bounded piece at a time, or, when all of that line was NUL bytes,
+    their count (a file that ends in more NUL bytes than a line may hold)."""
     pending = iter(head)
     lineno = 0
     while True:
@@ -294,11 +317,15 @@ def _raw_lines(head: list, handle: BinaryIO, limit: int) -> Iterator[tuple[int, 
             return
         lineno += 1
         if _too_long(raw, limit):
+            nuls = raw.count(b"\x00") if _nul_line(raw) else 0
             raw = None  # let it go before reading past the rest of the line, a small piece at a time
             rest = handle.readline(_SKIP_BYTES)
-            while rest and not rest.endswith(b"\n"):
+            while rest:
+                nuls = nuls + rest.count(b"\x00") if nuls and _nul_line(rest) else 0
+                if rest.endswith(b"\n"):
+                    break
                 rest = handle.readline(_SKIP_BYTES)
-            yield lineno, None
+            yield lineno, nuls or None
         elif raw.strip() and (lineno > 1 or raw.strip().lstrip(b"\xef\xbb\xbf")):
             yield lineno, raw
 
@@ -317,23 +344,57 @@ def _ends_mid_value(raw: bytes) -> bool:
     return False
 
 
+def _nul_line(raw: bytes) -> bool:
+    """A line of nothing but NUL bytes (and whitespace), as a writer that stopped without finishing leaves at the end
+    of a file it had made longer first."""
+    return b"\x00" in raw and not raw.strip(b"\x00 \t\r\n")
+
+
+def _nul_tail(where: str, nuls: int) -> Damaged:
+    return Damaged(f"{where}: {nuls} NUL bytes end the file", cut_off=True, nul_bytes=nuls)
+
+
 def json_lines(source: Input, head: list, max_record_bytes: int,
                expected: Callable[[], str]) -> Iterator[tuple[str, Any]]:
     """``(FILE:LINE, value)`` for every line of JSON Lines; a line that cannot be parsed gives a :class:`Damaged`
     value instead, so the reader decides: the last line, when it has no newline and stops in the middle of a value,
-    is ``cut_off`` (a session still being written, or one that crashed). ``expected()`` says what a line should
-    hold, for the error (one message, or one run: the first line decides)."""
+    is ``cut_off`` (a session still being written, or one that crashed). NUL bytes that end the file (lines of them,
+    or after the last line's content), as a writer that crashed leaves them, are tolerated the same way and reported
+    (a ``Damaged`` value with ``nul_bytes``); NUL bytes with more lines after them are a bad line. ``expected()`` says
+    what a line should hold, for the error (one message, or one run: the first line decides)."""
+    nuls: tuple[str, int] | None = None  # the NUL lines seen so far, which are the file's end if nothing follows
+    read_a_line = False  # a file of nothing but NUL bytes is no transcript with its end missing: it holds none
     for lineno, raw in _raw_lines(head, source.handle, max_record_bytes):
         where = f"{source.name}:{lineno}"
+        if isinstance(raw, int) or (raw is not None and _nul_line(raw)):
+            count = raw if isinstance(raw, int) else raw.count(b"\x00")
+            nuls = (nuls[0] if nuls else where, (nuls[1] if nuls else 0) + count)
+            continue
+        if nuls is not None:  # NUL bytes, then more text: damage inside the file, not its end
+            yield nuls[0], Damaged(f"{nuls[0]}: {nuls[1]} NUL bytes, then more lines (NUL bytes are tolerated only "
+                                   f"at the end of a file)")
+            nuls = None
+        read_a_line = True
         if raw is None:
             yield where, Damaged(f"{where}: a line longer than {max_record_bytes} bytes (max_record_bytes, "
                                  f"--max-record-bytes); not read, so that memory stays bounded")
             continue
+        trailing = 0
+        if not raw.endswith(b"\n") and raw.endswith(b"\x00"):  # the last line, and NUL bytes after its content
+            content = raw.rstrip(b"\x00")
+            trailing, raw = len(raw) - len(content), content
         try:
             yield where, jsonl_value(raw, source.name, lineno, expected())
         except TraceError as exc:
             # a line without its newline can only be the last one: readline stops early only at the end
             yield where, Damaged(str(exc), cut_off=not raw.endswith(b"\n") and _ends_mid_value(raw))
+        if trailing:
+            yield where, _nul_tail(where, trailing)
+    if nuls is not None and not read_a_line:
+        raise TraceError(f"{source.name}: nothing but NUL bytes ({nuls[1]}), no line of JSON: a file made longer and "
+                         f"never written, or whose content was lost; expected JSON Lines")
+    if nuls is not None:
+        yield nuls[0], _nul_tail(nuls[0], nuls[1])
 
 
 def read_document(source: Input, head: list, max_record_bytes: int) -> tuple[Any, JsonPieces | None]:
@@ -353,5 +414,6 @@ def decode_document(data: bytes, path: str) -> Any:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise TraceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise TraceError(f"{path}:{line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     return parse_json(text, path)

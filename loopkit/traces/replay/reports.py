@@ -18,11 +18,14 @@ from ..adapters import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_RECORD_BYTES,
     TRANSCRIPT_SUFFIXES,
+    BadRecord,
     Batch,
+    LimitReached,
     Run,
     TraceError,
     runs_in,
 )
+from ..adapters.batching import place
 from ..tool_maps import ToolMap
 from .options import ReplayOptions
 from .steps import ReplayedBatch, Tally, explain, replay_batches
@@ -40,7 +43,10 @@ class RunReport:
     (``"Read -> read_file"``: n) and ``map_problems`` what it could not (a ``--map`` rule that never applied, calls
     left as they were), ``only_tool`` the one tool every call used (None when there were several, or none),
     ``frequency_decisions`` how often the frequency layer warned or stopped, ``upstream`` the version replayed.
-    The ``--json`` summary holds ``mapped`` and ``map_problems`` only when they are not empty.
+    ``unread_calls`` counts the records that hold tool calls no reader took (``unread_call_places`` says where) and
+    ``repeated_ids`` the call ids that came back within one batch (``repeated_id_places``, with both tool names and
+    which call was kept): a run with unread calls is never ``quiet``. The ``--json`` summary holds ``mapped`` and
+    ``map_problems`` only when they are not empty.
     """
 
     path: str
@@ -69,6 +75,14 @@ class RunReport:
     description: str = ""
     error: str | None = None
     upstream: str = "pinned"
+    advice: str = "command line"  # where the verdict tells a reader to raise a call budget (steps.ADVICE_AT)
+    unread_calls: int = 0
+    unread_call_places: str = ""
+    repeated_ids: int = 0
+    repeated_id_places: str = ""
+    nul_bytes: int = 0
+    bad_record: bool = False  # the error is a record that cannot be read, which skipping bad records would skip
+    partial: str | None = None  # refused at a size limit: what the records read before it showed, in English
 
     @property
     def exit_code(self) -> int:
@@ -82,12 +96,31 @@ class RunReport:
     @property
     def verdict(self) -> str:
         """One word for the aggregate: ``unusable``, ``stopped_repeat`` (hash layer), ``stopped_budget``
-        (frequency layer), ``warned`` (and never stopped) or ``quiet``."""
+        (frequency layer), ``incomplete`` (not stopped, and records with tool calls were not read: the calls read
+        cannot say it was quiet), ``warned`` (and never stopped) or ``quiet``."""
         if self.error:
             return "unusable"
         if self.stop is not None:
             return "stopped_repeat" if self.stop.decision.layer == "hash" else "stopped_budget"
+        if self.unread_calls:
+            return "incomplete"
         return "warned" if self.warnings else "quiet"
+
+    def reading_notes(self) -> list[str]:
+        """What was read around the calls that a reader of any output must see, in English: calls not read, call ids
+        that came back in one batch. ``[]`` when there is nothing to say."""
+        notes = []
+        if self.cut_off:
+            notes.append(f"the last line ({place(self.cut_off)}) is cut off, not read")
+        if self.nul_bytes:
+            notes.append(f"{self.nul_bytes} NUL bytes end the file, not read")
+        if self.unread_calls:
+            notes.append(f"{self.unread_calls} record{'s' if self.unread_calls > 1 else ''} with tool calls not read "
+                         f"({self.unread_call_places})")
+        if self.repeated_ids:
+            notes.append(f"{self.repeated_ids} call id{'s' if self.repeated_ids > 1 else ''} repeated within a "
+                         f"batch ({self.repeated_id_places})")
+        return notes
 
     def summary(self) -> dict:
         """The ``--json`` summary object."""
@@ -101,7 +134,9 @@ class RunReport:
                 "user_messages": self.user_messages, "skipped": self.skipped, "not_known": self.not_known,
                 "bad_records": self.bad_records, "cut_off": self.cut_off, "tool_map": self.tool_map,
                 "unmapped": list(self.unmapped), "only_tool": self.only_tool, "error": self.error,
-                "exit_code": self.exit_code, **self._map_counts()}
+                "exit_code": self.exit_code, "unread_calls": self.unread_calls, "repeated_ids": self.repeated_ids,
+                "nul_bytes": self.nul_bytes, "partial": self.partial, "notes": self.reading_notes(),
+                **self._map_counts()}
 
     def _map_counts(self) -> dict:
         """The tool map's counts, for the summary: only those that are not empty (a run with nothing to map keeps
@@ -136,16 +171,37 @@ def replay_run(run: Run, options: ReplayOptions, *, on_step=None, with_state: bo
                 mapper = options.tool_map.for_run(run.format, run.path)
             yield Batch(batch.step, batch.where, mapper.map_batch(batch.calls), batch.turn)
 
-    report = RunReport(run.path, run.label, upstream=options.upstream_name)
+    report = RunReport(run.path, run.label, upstream=options.upstream_name, advice=options.advice)
     try:
         for step in replay_batches(mapped(), middleware, tally=tally, with_state=with_state):
             if on_step is not None:
                 on_step(step)
     except TraceError as exc:
         report.error = str(exc)
+        report.bad_record = isinstance(exc, BadRecord)
+        if report.bad_record and options.advice == "command line":
+            report.error += "; --skip-bad-records (skip_bad_records=True) skips such a record and counts it"
+        if isinstance(exc, LimitReached):
+            report.partial = _partial(tally, run, middleware.config)
+            report.error += f"; {report.partial}"
     mapper = mapper or options.tool_map.for_run(run.format, run.path)
     _fill(report, run, tally, mapper, middleware.config)
     return report
+
+
+def _partial(tally: Tally, run: Run, config: DetectorConfig) -> str:
+    """What the whole records read before a refusal at a size limit showed, in English (the error's language): the
+    replay of those stands, as far as it went."""
+    read = run.counts
+    if tally.stop is not None:
+        found = (f"DeerFlow would have stopped the run at step {tally.stop.step} "
+                 f"({explain(tally.stop.decision, config)})")
+    elif tally.warnings:
+        found = f"DeerFlow would have warned at step {tally.first_warn.step if tally.first_warn else '?'} so far"
+    else:
+        found = "DeerFlow would neither have warned nor stopped so far"
+    return (f"up to the refusal, {read.records} records were read whole ({read.batches} batches, {read.calls} tool "
+            f"calls): {found}")
 
 
 def _fill(report: RunReport, run: Run, tally: Tally, mapper: ToolMap, config: DetectorConfig) -> None:
@@ -156,12 +212,15 @@ def _fill(report: RunReport, run: Run, tally: Tally, mapper: ToolMap, config: De
     report.bad_records, report.cut_off = read.bad_records, read.cut_off
     report.replayed, report.warnings, report.stop = tally.replayed, tally.warnings, tally.stop
     report.outcome = tally.outcome()
-    report.why = explain(tally.stop.decision, config) if tally.stop else None
+    report.why = explain(tally.stop.decision, config, advice=report.advice) if tally.stop else None
     report.tool_map, report.unmapped = mapper.preset, tuple(sorted(map(str, mapper.unmapped)))
     report.mapped = dict(mapper.mapped.most_common())
     problems = {f"--map {rule}: never applied": 1 for rule in mapper.never_applied()}
     report.map_problems = {**problems, **dict(mapper.problems.most_common())}
     report.only_tool, report.frequency_decisions = tally.only_tool, tally.frequency_decisions
+    report.unread_calls, report.unread_call_places = read.unread_calls, run.unread_calls_text
+    report.repeated_ids, report.repeated_id_places = read.repeated_ids, run.repeated_ids_text
+    report.nul_bytes = read.nul_bytes
     if report.error is None:
         report.description = run.describe()
 
@@ -213,16 +272,19 @@ def replay_paths(paths: Iterable[str], options: ReplayOptions, *, on_step=None, 
 
 def report_bytes(data: bytes, name: str, config: DetectorConfig | None = None, *, upstream: str = "pinned",
                  max_bytes: int = DEFAULT_MAX_BYTES, tool_map: ToolMap | None = None, on_step=None,
-                 with_state: bool = False) -> Iterator[RunReport]:
+                 with_state: bool = False, skip_bad_records: bool = False,
+                 advice: str = "view") -> Iterator[RunReport]:
     """:func:`report_paths` for one file held in memory (a browser upload), read as if it were called ``name``: the
-    name says JSON Lines or not and locates every error, and nothing is written to disk.
+    name says JSON Lines or not and locates every error, and nothing is written to disk. Its verdicts tell the reader
+    to raise a budget in the upload view (``advice``), not with a flag of the command line.
 
     >>> [report.verdict for report in report_bytes(b'{"role": "user", "content": "hi"}\\n', "chat.jsonl")]
     ['quiet']
     """
     stream = io.BytesIO(data)
     stream.name = name  # what the readers call the file (sources.open_inputs reads a stream's name)
-    options = ReplayOptions.from_names(config, upstream=upstream, max_bytes=max_bytes, tool_map=tool_map)
+    options = ReplayOptions.from_names(config, upstream=upstream, max_bytes=max_bytes, tool_map=tool_map,
+                                       skip_bad_records=skip_bad_records, advice=advice)
     yield from report_file(stream, options, on_step=on_step, with_state=with_state)
 
 

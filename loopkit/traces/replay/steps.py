@@ -15,7 +15,7 @@ from loopkit.core.middleware import LoopMiddleware
 from ..adapters import Batch, TraceError
 from ..tool_maps import ToolMap
 
-__all__ = ["REPLAY_THREAD", "ReplayedBatch", "Tally", "explain", "replay_batches"]
+__all__ = ["REPLAY_THREAD", "ADVICE_AT", "ReplayedBatch", "Tally", "explain", "replay_batches"]
 
 #: The thread id every replayed batch is counted in.
 REPLAY_THREAD = "replay"
@@ -69,8 +69,15 @@ class Tally:
                        self.stop.step if self.stop else None)
 
 
-def explain(decision: Decision, config: DetectorConfig) -> str | None:
-    """Why the detector warned or stopped, in words a user can act on (``None`` for ``ok``).
+#: Where a reader of a replay raises a tool's call budget: the command line's ``--override`` flag, or the upload
+#: view's own box (chapter 10), which takes the same ``TOOL=WARN:HARD``.
+ADVICE_AT = ("command line", "view")
+
+
+def explain(decision: Decision, config: DetectorConfig, *, advice: str = "command line") -> str | None:
+    """Why the detector warned or stopped, in words a user can act on (``None`` for ``ok``). A budget's advice names
+    where to raise it: ``--override`` on the command line, or the tool budgets box of the upload view
+    (``advice="view"``).
 
     >>> cfg = DetectorConfig()
     >>> print(explain(Decision("stop", "hash", None, 5), cfg))
@@ -79,6 +86,8 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
     frequency layer: 'bash' called 50 times in the last 50 calls (stops at 50);
     this is a call budget, not a repeat. Raise it with --override bash=WARN:HARD
     """
+    if advice not in ADVICE_AT:
+        raise ValueError(f"advice must be one of {', '.join(repr(a) for a in ADVICE_AT)}, got {advice!r}")
     if decision.action == "ok":
         return None
     if decision.layer == "hash":
@@ -89,12 +98,20 @@ def explain(decision: Decision, config: DetectorConfig) -> str | None:
         return text.format(count=decision.count, window=config.window_size, limit=limit)
     warn, hard = (config.thresholds_for(decision.tool) if decision.tool is not None  # the detector names the tool
                   else (config.tool_freq_warn, config.tool_freq_hard_limit))  # a decision made by hand may not
+    fields = {"tool": repr(decision.tool), "count": decision.count, "window": config.freq_window,
+              "limit": warn if decision.action == "warn" else hard, "name": decision.tool}
+    if advice == "view":
+        text = (tr("frequency layer: {tool} called {count} times in the last {window} calls (warns at {limit}); this "
+                   "is a call budget, not a repeat. Raise it in this view's tool budgets box, as {name}=WARN:HARD")
+                if decision.action == "warn" else
+                tr("frequency layer: {tool} called {count} times in the last {window} calls (stops at {limit}); this "
+                   "is a call budget, not a repeat. Raise it in this view's tool budgets box, as {name}=WARN:HARD"))
+        return text.format(**fields)
     text = (tr("frequency layer: {tool} called {count} times in the last {window} calls (warns at {limit}); this is "
                "a call budget, not a repeat. Raise it with --override {name}=WARN:HARD") if decision.action == "warn"
             else tr("frequency layer: {tool} called {count} times in the last {window} calls (stops at {limit}); "
                     "this is a call budget, not a repeat. Raise it with --override {name}=WARN:HARD"))
-    return text.format(tool=repr(decision.tool), count=decision.count, window=config.freq_window,
-                       limit=warn if decision.action == "warn" else hard, name=decision.tool)
+    return text.format(**fields)
 
 
 def _batch_at(item: Any, index: int) -> Batch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from loopkit.core.checks import clip
 from loopkit.core.language import ntr, tr
 
-from ..tool_maps import FORMAT_PRESETS, presets_naming
+from ..tool_maps import FORMAT_PRESETS, is_poll, presets_naming
 from .reports import RunReport
 
 __all__ = ["short_where", "display_name", "call_names", "summary_line"]
@@ -131,13 +131,36 @@ def _names_note(report: RunReport) -> str:
 
 
 def _one_tool_note(report: RunReport) -> str:
-    """An agent with a single tool: every call it makes counts toward one frequency budget."""
+    """An agent with a single tool: every call it makes counts toward one frequency budget. Where to raise it is said
+    once: not again when the stop's own "why" already said it."""
     if report.only_tool is None or not report.frequency_decisions:
         return ""
     tool = display_name(report.only_tool)
-    return " " + tr("This agent used one tool only ({tool}), so the frequency layer counts every call it made: a "
-                    "budget for the whole run, not a sign of repeats. Raise it with --override {tool}=WARN:HARD.",
-                    tool=tool)
+    note = " " + tr("This agent used one tool only ({tool}), so the frequency layer counts every call it made: a "
+                    "budget for the whole run, not a sign of repeats.", tool=tool)
+    if report.stop is not None and report.stop.decision.layer == "frequency":
+        return note  # the verdict's "Why:" already says where to raise it
+    if report.advice == "view":
+        return note + " " + tr("Raise it in this view's tool budgets box, as {tool}=WARN:HARD.", tool=tool)
+    return note + " " + tr("Raise it with --override {tool}=WARN:HARD.", tool=tool)
+
+
+def _waiting_note(report: RunReport) -> str:
+    """A stop on polls of a running process: the agent was waiting for a command's output, not looping."""
+    if report.stop is None or not report.stop.calls or not all(is_poll(call) for call in report.stop.calls):
+        return ""
+    tools = ", ".join(dict.fromkeys(display_name(call["name"]) for call in report.stop.calls))
+    return " " + tr("The repeated calls are polls of a running process ({tools} with nothing to write): the agent "
+                    "was waiting for a command to finish, not looping. DeerFlow's detector counts them as repeats "
+                    "all the same.", tools=tools)
+
+
+def _incomplete_note(report: RunReport) -> str:
+    """A run with tool calls that were not read: its verdict covers only the calls that were."""
+    if report.verdict != "incomplete":
+        return ""
+    return " " + tr("This verdict covers only the calls that were read: the records named above hold tool calls "
+                    "that were not.")
 
 
 def summary_line(report: RunReport, upstream: str | None = None) -> str:
@@ -148,5 +171,5 @@ def summary_line(report: RunReport, upstream: str | None = None) -> str:
         return report.description
     turns = (" " + tr("Note: {count} user prompts; each starts a new run of the thread.", count=report.user_messages)
              if report.user_messages > 1 else "")
-    return (f"{report.description}. {_verdict(report, upstream)}{_one_tool_note(report)}{turns}"
-            f"{_names_note(report)}")
+    return (f"{report.description}. {_verdict(report, upstream)}{_waiting_note(report)}{_incomplete_note(report)}"
+            f"{_one_tool_note(report)}{turns}{_names_note(report)}")

@@ -35,15 +35,29 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .presets import FILE_PRESETS, FORMAT_PRESETS, PRESETS
+from .presets import FILE_PRESETS, FORMAT_PRESETS, POLLS, PRESETS
 from .rules import MapError, Rule, parse_rule
 from .translations import Translate
 
-__all__ = ["DEERFLOW_TOOLS", "PRESETS", "FORMAT_PRESETS", "DETECTED", "Rule", "ToolMap", "parse_rule", "MapError",
-           "preset_for", "presets_naming"]
+__all__ = ["DEERFLOW_TOOLS", "DEERFLOW_OWN_TOOLS", "PRESETS", "FORMAT_PRESETS", "DETECTED", "Rule", "ToolMap",
+           "parse_rule", "MapError", "preset_for", "presets_naming", "is_poll"]
 
 #: DeerFlow's own sandbox tools: a call already named one of these needs no map.
 DEERFLOW_TOOLS = ("read_file", "write_file", "str_replace", "bash", "ls", "glob", "grep", "web_search", "web_fetch")
+
+#: DeerFlow's other tools at the pinned commit f1f4af99, which a DeerFlow thread calls by these names: nothing to map,
+#: so never "unmapped". The built-ins (``backend/packages/harness/deerflow/tools/builtins/``: ``ask_clarification``,
+#: ``present_files``, ``task``, ``view_image``, ``setup_agent``, ``update_agent``, ``review_skill_package``,
+#: ``invoke_acp_agent``, ``list_background_tasks``, ``cancel_background_task``, ``list_uploaded_files``; ``tool_search``
+#: in ``tool_search.py``), ``skill_manage`` (``tools/skill_manage_tool.py``), the memory tools
+#: (``agents/memory/tools.py``), and the community tools besides web search and fetch (``community/``:
+#: ``image_search``, ``web_capture`` and the ``browser_*`` tools of ``browser_automation/tools.py``).
+DEERFLOW_OWN_TOOLS = ("ask_clarification", "present_files", "task", "view_image", "setup_agent", "update_agent",
+                      "review_skill_package", "invoke_acp_agent", "list_background_tasks", "cancel_background_task",
+                      "list_uploaded_files", "tool_search", "skill_manage", "memory_search", "memory_add",
+                      "memory_update", "memory_delete", "image_search", "web_capture", "browser_navigate",
+                      "browser_snapshot", "browser_click", "browser_type", "browser_get_text", "browser_back",
+                      "browser_screenshot", "browser_close")
 
 #: ``ToolMap(DETECTED)``: the preset of the transcript's format, settled for each run by :meth:`ToolMap.for_run`.
 DETECTED = "detected"
@@ -72,6 +86,19 @@ def presets_naming(tools: Iterable[str]) -> list[str]:
             and not any(found <= other for name, other in known.items() if name != preset and other)]
 
 
+def is_poll(call: Mapping) -> bool:
+    """Does ``call`` poll a process already running, rather than act (:data:`~.presets.POLLS`)?
+
+    >>> is_poll({"name": "write_stdin", "args": '{"session_id": 3, "chars": ""}'}), is_poll({"name": "bash", "args": {}})
+    (True, False)
+    """
+    name = call.get("name")
+    if not isinstance(name, str) or name not in POLLS:
+        return False
+    args = _as_object(call.get("args"))
+    return args is not None and POLLS[name](args)
+
+
 def _as_object(args: Any) -> dict | None:
     """The arguments as a dict: a dict, or a JSON string holding an object; ``None`` otherwise."""
     if isinstance(args, Mapping):
@@ -87,9 +114,10 @@ def _as_object(args: Any) -> dict | None:
 
 class ToolMap:
     """Renames calls with a preset (``claude-code``, ``codex``, ``openhands``, ``swe-agent``, ``gemini-cli``,
-    ``cline``; :data:`DETECTED` for the run's own, settled by :meth:`for_run`) and the user's rules, and counts what it
-    did: ``mapped`` (``"Read -> read_file"``: n), ``unmapped`` (tools no rule covered that are not DeerFlow's own
-    names) and ``problems`` (``"Read: ..."``: n, calls a rule could not map).
+    ``cline``, ``kimi-code``, ``opencode``; :data:`DETECTED` for the run's own, settled by :meth:`for_run`) and the
+    user's rules, and counts what it did: ``mapped`` (``"Read -> read_file"``: n), ``unmapped`` (tools no rule covered
+    that are not DeerFlow's own names, :data:`DEERFLOW_TOOLS` and :data:`DEERFLOW_OWN_TOOLS`) and ``problems``
+    (``"Read: ..."``: n, calls a rule could not map).
 
     >>> tool_map = ToolMap("claude-code")
     >>> tool_map.map_call({"name": "Read", "args": {"file_path": "a.py", "offset": 201, "limit": 100}, "id": "t1"})
@@ -141,7 +169,7 @@ class ToolMap:
         name = call.get("name")
         translations = self._by_tool.get(name) if isinstance(name, str) else None  # a map's tools are names
         if not isinstance(name, str) or not translations:
-            if name not in DEERFLOW_TOOLS:
+            if name not in DEERFLOW_TOOLS and name not in DEERFLOW_OWN_TOOLS:
                 self.unmapped[name] += 1
             return call
         args = _as_object(call.get("args"))

@@ -39,6 +39,32 @@ source is not public, a captured tool list) defines, at the commit named:
   ``str_replace``, its ``instruction`` (a description of the edit for the human) dropped; ``run_shell_command`` ->
   ``bash``; ``glob {pattern, dir_path}``, ``grep_search {pattern, dir_path, include}``, ``list_directory
   {dir_path}``, ``google_web_search {query}`` -> ``glob``, ``grep``, ``ls``, ``web_search``.
+- ``openhands``, for today's OpenHands (the software-agent SDK, OpenHands/software-agent-sdk at commit 611629e6:
+  ``openhands-tools/openhands/tools/<tool>/definition.py``, each tool named after its class by
+  ``openhands-sdk/openhands/sdk/tool/tool.py``): ``terminal {command, is_input, timeout, reset}`` -> ``bash``;
+  ``file_editor`` and ``planning_file_editor`` by their ``command``, as ``str_replace_editor`` above; ``grep {pattern,
+  path, include}`` -> ``grep {pattern, path, glob}``; ``glob {pattern, path}`` -> ``glob``; ``apply_patch {patch}``
+  -> ``str_replace``; the Gemini-style tools ``read_file {file_path, offset, limit}`` (``offset`` counts from 0) ->
+  ``read_file``, ``write_file {file_path, content}`` -> ``write_file``, ``edit {file_path, old_string, new_string,
+  expected_replacements}`` -> ``str_replace``, ``list_directory {dir_path, recursive}`` -> ``ls``. The SDK's model
+  may add ``security_risk`` and ``summary`` to every call's arguments (``llm_convertible/action.py``): both are
+  dropped, since they describe the call rather than say what it does.
+- ``kimi-code`` (MoonshotAI/kimi-code at commit d723cc47, ``packages/agent-core-v2/src/agent/tools/``; and the
+  Python Kimi CLI's names, MoonshotAI/kimi-cli at 4a550eff ``src/kimi_cli/tools/``, which a migrated session keeps):
+  ``Read`` and ``ReadFile {path, line_offset, n_lines}`` (``line_offset`` counts from 1; a negative one reads from
+  the end, which no DeerFlow range says, so such a call is left as it is) -> ``read_file``; ``Write`` and
+  ``WriteFile {path, content, mode}`` -> ``write_file`` (``mode: "append"`` as ``append: true``); ``Edit {path,
+  old_string, new_string, replace_all}`` -> ``str_replace``; ``StrReplaceFile {path, edit}`` -> ``str_replace``, its
+  edits whole; ``Bash`` and ``Shell {command, ...}`` -> ``bash``; ``Glob {pattern, path | directory}`` -> ``glob``;
+  ``Grep {pattern, path, glob, ...}`` -> ``grep``; ``FetchURL {url}`` -> ``web_fetch``; ``WebSearch`` and
+  ``SearchWeb {query}`` -> ``web_search``.
+- ``opencode`` (anomalyco/opencode, formerly sst/opencode, ``packages/opencode/src/tool/``: ``read.ts`` and
+  ``edit.ts`` at 00937b92, ``write.ts`` at 0761b3a1, ``grep.ts`` at 082eeb96, ``glob.ts`` at 047bb15b, ``ls.ts`` at
+  13453451, ``webfetch.ts`` at a63173da): ``read {filePath, offset, limit}`` (``offset`` counts from 1) ->
+  ``read_file``; ``write {filePath, content}`` -> ``write_file``; ``edit {filePath, oldString, newString,
+  replaceAll}`` -> ``str_replace``; ``bash {command, ...}`` -> ``bash``; ``glob {pattern, path}`` -> ``glob``;
+  ``grep {pattern, path, include}`` -> ``grep {pattern, path, glob}``; ``list {path, ignore}`` -> ``ls``; ``webfetch
+  {url, format, timeout}`` -> ``web_fetch``.
 - ``cline`` (cline/cline at commit 60c5f9f2: ``src/shared/tools.ts`` and ``src/core/prompts/system-prompt/tools/``,
   each tool in its model-family variants): ``read_file {path}`` -> ``read_file``; ``write_to_file {path |
   absolutePath, content}`` -> ``write_file``; ``replace_in_file {path | absolutePath, diff}`` -> ``str_replace``
@@ -59,10 +85,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 
 from .translations import Translate, line_range, rename, renamed, whole_number
 
-__all__ = ["PRESETS", "FORMAT_PRESETS", "FILE_PRESETS"]
+__all__ = ["PRESETS", "FORMAT_PRESETS", "FILE_PRESETS", "POLLS"]
 
 
 def _claude_read(args: dict):
@@ -172,6 +199,44 @@ def _swe_agent_command(args: dict):
     return "str_replace", dict(args)
 
 
+#: What the OpenHands SDK's model adds to a call's arguments about the call (its risk, a one-line summary).
+_ABOUT_THE_CALL = ("security_risk", "summary")
+
+
+def _sdk_editor(args: dict):
+    """An OpenHands SDK ``file_editor`` call: the V0 ``str_replace_editor`` under another name, plus a summary."""
+    return _openhands_editor(_without(args, *_ABOUT_THE_CALL))
+
+
+def _sdk_read(args: dict):
+    out = renamed(line_range(_without(args, *_ABOUT_THE_CALL), "offset", "limit", first=0), {"file_path": "path"})
+    return None if out is None else ("read_file", out)
+
+
+def _kimi_read(args: dict):
+    """Kimi's ``Read {path, line_offset, n_lines}``: from line ``line_offset`` (from 1); a negative offset counts from
+    the end of the file, a range DeerFlow cannot say, so the call is left as it is."""
+    offset = whole_number(args.get("line_offset"))
+    if offset is not None and offset < 1:
+        return None
+    return "read_file", line_range(args, "line_offset", "n_lines", first=1)
+
+
+def _kimi_write(args: dict):
+    """Kimi's ``Write {path, content, mode}``: ``mode`` ``append`` is DeerFlow's ``append: true``."""
+    out = _without(args, "mode")
+    if "mode" in args:
+        if args["mode"] not in ("overwrite", "append"):
+            return None
+        out["append"] = args["mode"] == "append"
+    return "write_file", out
+
+
+def _opencode_read(args: dict):
+    out = renamed(line_range(args, "offset", "limit", first=1), {"filePath": "path"})
+    return None if out is None else ("read_file", out)
+
+
 def _cline(tool: str, **renames: str) -> Translate:
     """A Cline tool: renamed, ``absolutePath`` read as ``path``, and its ``task_progress`` checklist dropped."""
     return rename(tool, drop=("task_progress",), absolutePath="path", **renames)
@@ -205,7 +270,43 @@ PRESETS: dict[str, dict[str, Translate]] = {
         "run": rename("bash"),
         "read": _openhands_read,
         "write": rename("write_file"),
-        "edit": rename("str_replace"),
+        "edit": rename("str_replace", drop=_ABOUT_THE_CALL, file_path="path", old_string="old_str",
+                       new_string="new_str"),
+        "terminal": rename("bash", drop=_ABOUT_THE_CALL),
+        "file_editor": _sdk_editor,
+        "planning_file_editor": _sdk_editor,
+        "grep": rename("grep", drop=_ABOUT_THE_CALL, include="glob"),
+        "glob": rename("glob", drop=_ABOUT_THE_CALL),
+        "apply_patch": rename("str_replace", drop=_ABOUT_THE_CALL),
+        "read_file": _sdk_read,
+        "write_file": rename("write_file", drop=_ABOUT_THE_CALL, file_path="path"),
+        "list_directory": rename("ls", drop=_ABOUT_THE_CALL, dir_path="path"),
+    },
+    "kimi-code": {
+        "Read": _kimi_read,
+        "ReadFile": _kimi_read,
+        "Write": _kimi_write,
+        "WriteFile": _kimi_write,
+        "Edit": rename("str_replace", old_string="old_str", new_string="new_str"),
+        "StrReplaceFile": rename("str_replace"),
+        "Bash": rename("bash"),
+        "Shell": rename("bash"),
+        "Glob": rename("glob", directory="path"),
+        "Grep": rename("grep"),
+        "FetchURL": rename("web_fetch"),
+        "WebSearch": rename("web_search"),
+        "SearchWeb": rename("web_search"),
+    },
+    "opencode": {
+        "read": _opencode_read,
+        "write": rename("write_file", filePath="path"),
+        "edit": rename("str_replace", filePath="path", oldString="old_str", newString="new_str",
+                       replaceAll="replace_all"),
+        "bash": rename("bash"),
+        "glob": rename("glob"),
+        "grep": rename("grep", include="glob"),
+        "list": rename("ls"),
+        "webfetch": rename("web_fetch"),
     },
     "swe-agent": {
         "bash": _swe_agent_command,
@@ -238,7 +339,14 @@ PRESETS: dict[str, dict[str, Translate]] = {
 #: The preset each transcript format applies by default (``--tool-map none`` turns it off). mini-swe-agent's one
 #: tool is already DeerFlow's ``bash {command}``; the message formats say nothing about the agent.
 FORMAT_PRESETS: dict[str, str] = {"claude-code": "claude-code", "codex": "codex", "openhands": "openhands",
-                                  "swe-agent": "swe-agent", "gemini-cli": "gemini-cli"}
+                                  "swe-agent": "swe-agent", "gemini-cli": "gemini-cli",
+                                  "gemini-cli-stream": "gemini-cli", "kimi-code": "kimi-code", "cline": "cline",
+                                  "opencode": "opencode"}
+
+#: Calls that poll a process already running rather than act: Codex's ``write_stdin`` with nothing to write
+#: ("Bytes to write to stdin (may be empty to poll)", openai/codex ``codex-rs/core/src/tools/spec.rs`` at b8a1c8f8).
+#: A detector sees them as repeats; the verdict says they were waiting.
+POLLS: dict[str, Callable[[dict], bool]] = {"write_stdin": lambda args: not args.get("chars")}
 
 #: File names an agent gives its transcripts, and its preset: Cline keeps a task's messages in
 #: ``api_conversation_history.json`` (cline/cline ``src/core/storage/disk.ts`` at commit 60c5f9f2).

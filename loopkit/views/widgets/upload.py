@@ -2,7 +2,9 @@
 
 A thin view over :func:`loopkit.teaching.uploads.read_upload`, which replays the file in this kernel's memory
 through the replay ``python -m loopkit replay`` runs; this module draws what it returns: the summary line, the
-batches that warned or stopped with their "why", and the timeline of :mod:`loopkit.views.plots`.
+batches that warned or stopped with their "why", and the timeline of :mod:`loopkit.views.plots`. The command line's
+flags are controls here: the tool map (``--tool-map``), the tool budgets box (``--override TOOL=WARN:HARD``, read by
+:func:`loopkit.teaching.uploads.tool_budgets`) and the skip box (``--skip-bad-records``); the verdicts name the box.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pathlib
 
 import ipywidgets as W
 
+from loopkit.core.detector import DetectorConfig
 from loopkit.core.language import N_, tr
 from loopkit.teaching.uploads import (
     TOOL_MAP_CHOICES,
@@ -20,7 +23,9 @@ from loopkit.teaching.uploads import (
     WhyLine,
     read_upload,
     sample_files,
+    tool_budgets,
 )
+from loopkit.traces.adapters import human_size
 from loopkit.traces.tool_maps import DETECTED
 
 from ._base import View, figure_html, table_html
@@ -79,21 +84,26 @@ def _timeline(reading: UploadReading, run, *, several: bool) -> str:
     return caption + figure_html(figure, alt=alt)
 
 
-def render_upload(upload, sample: str, tool_map: str) -> str:
-    """The panel for the controls' values: the chosen file replayed with the chosen tool map, or what to do."""
+def render_upload(upload, sample: str, tool_map: str, budgets: str = "", skip: bool = False) -> str:
+    """The panel for the controls' values: the chosen file replayed with the chosen tool map, tool budgets (the
+    box's ``TOOL=WARN:HARD`` pairs) and skipping of unreadable records, or what to do."""
+    try:
+        config = DetectorConfig(tool_freq_overrides=tool_budgets(budgets))
+    except ValueError as exc:
+        problem = tr("Tool budgets: {problem}", problem=str(exc))
+        return f"<pre style='color:#b00;white-space:pre-wrap'>{html.escape(problem)}</pre>"
     chosen = chosen_file(upload, sample)
     if chosen is None:
         return f"<p>{html.escape(tr('Upload a transcript, or pick a sample above.'))}</p>"
     data, name = chosen
-    return render_reading(read_upload(data, name, tool_map))
+    return render_reading(read_upload(data, name, tool_map, config, skip_bad_records=skip))
 
 
 def _memory_note() -> str:
     return html.escape(tr(
         "Your file stays in this kernel's memory only: it is never written to disk, and it is gone when the kernel "
-        "stops or you press Forget. Up to {limit} bytes (8 MiB); a file over 10 MiB never reaches the kernel "
-        "(the server refuses it and the page reconnects), so compress a large one with gzip first.",
-        limit=UPLOAD_LIMIT))
+        "stops or you press Forget. Up to {limit}; a file over 10 MiB never reaches the kernel (the server refuses "
+        "it and the page reconnects), so compress a large one with gzip first.", limit=human_size(UPLOAD_LIMIT)))
 
 
 def transcript_upload(folder: str | pathlib.Path = "data") -> View:
@@ -109,6 +119,10 @@ def transcript_upload(folder: str | pathlib.Path = "data") -> View:
                              description=tr("sample"), style=style, layout=W.Layout(width="36em")),
         "tool_map": W.Dropdown(options=maps, value=DETECTED, description=tr("tool map"), style=style,
                                layout=W.Layout(width="36em")),
+        "budgets": W.Text(value="", placeholder="bash=60:80, read_file=40:60", description=tr("tool budgets"),
+                          continuous_update=False, style=style, layout=W.Layout(width="36em")),
+        "skip": W.Checkbox(value=False, description=tr("skip records that cannot be read (they are counted)"),
+                           indent=False),
     }
     forget = W.Button(description=tr("Forget"), tooltip=tr("Drop the uploaded file from the kernel's memory"))
     view = View(controls, render_upload, title=tr("Replay your own transcript"), buttons=[forget])
