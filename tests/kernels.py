@@ -19,6 +19,7 @@ servers of the browser tests use the same transport (``--KernelManager.transport
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 
 from jupyter_client.manager import AsyncKernelManager, KernelManager
@@ -26,12 +27,20 @@ from jupyter_core.paths import jupyter_runtime_dir
 from traitlets import default
 
 
+#: A Unix socket's path holds at most 107 bytes (sizeof(sockaddr_un.sun_path) on Linux, less one).
+SOCKET_PATH_MAX = 107
+
+
 def unique_connection_file() -> str:
     """A connection file path no other kernel uses: kernel-<uuid>.json in Jupyter's runtime folder (which
-    jupyter_core creates readable by this user only, as jupyter_server does)."""
+    jupyter_core creates readable by this user only, as jupyter_server does), or, when the sockets' names there
+    would be too long for a Unix socket, in a short folder of this user's under the system's temporary folder."""
+    name = f"kernel-{uuid.uuid4()}"
     folder = jupyter_runtime_dir()
+    if len(os.path.join(folder, name)) + len("-ipc-99999") > SOCKET_PATH_MAX:
+        folder = os.path.join(tempfile.gettempdir(), f"jupyter-kernels-{os.getuid()}")
     os.makedirs(folder, mode=0o700, exist_ok=True)
-    return os.path.join(folder, f"kernel-{uuid.uuid4()}.json")
+    return os.path.join(folder, f"{name}.json")
 
 
 class IpcKernelManager(KernelManager):

@@ -32,6 +32,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 import urllib.error
@@ -461,13 +462,27 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
         return out / path.parent.relative_to(ROOT) / path.name
 
     # Two nbconvert processes, each a half of the chapters of one track, one per core of a workshop laptop or CI
-    # machine.
+    # machine. Their kernels talk over Unix sockets, each process's under a short folder of its own (tests/kernels.py
+    # says why: TCP ports picked free can be taken before a kernel binds them); the name is absolute, since the kernel
+    # runs in the chapter's folder and nbconvert in the repository's, and short, since a socket's path holds at most
+    # 107 bytes.
     halves = [chapters(track)[start::2] for track in ("en", "es") for start in (0, 1)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda half: run("jupyter", "nbconvert", "--to", "notebook", "--execute",
-                                       "--ExecutePreprocessor.timeout=600", "--output-dir",
-                                       str(executed_path(half[0]).parent), *[str(p.relative_to(ROOT)) for p in half],
-                                       timeout=1800), [half for half in halves if half]))
+    kernels = pathlib.Path(tempfile.mkdtemp(prefix="binder-"))
+
+    def execute(numbered):
+        number, half = numbered
+        sockets = kernels / str(number)
+        sockets.mkdir()
+        return run("jupyter", "nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=600",
+                   "--KernelManager.transport=ipc", f"--KernelManager.ip={sockets / 'kernel'}",
+                   "--output-dir", str(executed_path(half[0]).parent), *[str(p.relative_to(ROOT)) for p in half],
+                   timeout=1800)
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(execute, enumerate(half for half in halves if half)))
+    finally:
+        shutil.rmtree(kernels, ignore_errors=True)
     sanitizers = _sanitizers()
     for path in book:
         executed_nb = load(executed_path(path))

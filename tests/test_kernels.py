@@ -5,9 +5,10 @@ a kernel's ports can be taken by another process between the moment they are pic
 from __future__ import annotations
 
 import os
+import tempfile
 
 import nbval.kernel
-from kernels import IpcKernelManager
+from kernels import SOCKET_PATH_MAX, IpcKernelManager
 
 
 def test_nbvals_kernels_use_the_ipc_transport_under_a_name_of_their_own():
@@ -25,6 +26,20 @@ def test_nbvals_kernels_use_the_ipc_transport_under_a_name_of_their_own():
         manager.shutdown_kernel(now=True)
     assert not os.path.exists(manager.connection_file), "the connection file outlived its kernel"
     assert not any(os.path.exists(path) for path in sockets), "a socket file outlived its kernel"
+
+
+def test_a_deep_runtime_folder_gives_short_socket_names(tmp_path, monkeypatch):
+    """A socket's path must fit a Unix socket address: a runtime folder deep in a pytest temporary folder does not."""
+    deep = tmp_path / ("x" * 60) / "jupyter_runtime_dir"
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(deep))
+    manager = IpcKernelManager()
+    assert len(f"{manager.ip}-99999") <= SOCKET_PATH_MAX, manager.ip
+    short = tempfile.mkdtemp(prefix="k-")  # /tmp/k-xxxxxxxx
+    try:
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", short)
+        assert IpcKernelManager().connection_file.startswith(short + "/"), "a short runtime folder is used as it is"
+    finally:
+        os.rmdir(short)
 
 
 def test_no_two_kernel_managers_share_a_socket_name():

@@ -1,7 +1,8 @@
 """The JupyterLab that `make lab` and binder/postBuild set up: each track's settings folder, and signed chapters.
 
-The browser test (tests/browser/test_lab_as_opened.py) shows what these settings do in a real lab; this file checks
-that `make lab` and postBuild really apply them: `make -n lab` prints the commands `make lab` would run.
+The browser tests (tests/browser/test_lab_as_opened.py and test_chapters_in_lab.py) show what these settings do in a
+real lab; this file checks that `make lab` and postBuild really apply them: `make -n lab` prints the commands
+`make lab` would run.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -62,6 +63,7 @@ class LabServer:
         self.log_path = workdir / "jupyter-lab.log"
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen | None = None
+        self.runtime = pathlib.Path(tempfile.mkdtemp(prefix="lab-"))  # 0700, short: /tmp/lab-xxxxxxxx
 
     def command(self) -> list[str]:
         lab = VENV_BIN / "jupyter-lab"
@@ -78,15 +80,21 @@ class LabServer:
             f"--ServerApp.root_dir={self.root}",
             f"--LabApp.user_settings_dir={self.workdir / 'user-settings'}",
             f"--LabApp.workspaces_dir={self.workdir / 'workspaces'}",
+            # As `make lab`: kernels over Unix sockets, no TCP ports to race for (tests/kernels.py), and none of
+            # ipykernel's "running over TCP without encryption" warnings in the log.
+            "--KernelManager.transport=ipc",
         ]
 
     def environment(self) -> dict[str, str]:
-        """The caller's environment, minus anything from the user's own Jupyter and IPython setup."""
+        """The caller's environment, minus anything from the user's own Jupyter and IPython setup. The runtime
+        folder, where the kernels' Unix sockets live, is a short one of its own: a socket's path holds at most 107
+        bytes, and a pytest temporary folder is deeper than that allows."""
         env = dict(os.environ)
-        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR"):
             path = self.workdir / name.lower()
             path.mkdir(exist_ok=True)
             env[name] = str(path)
+        env["JUPYTER_RUNTIME_DIR"] = str(self.runtime)
         env.pop("JUPYTER_PATH", None)
         env.pop("JUPYTER_CONFIG_PATH", None)
         return env
@@ -137,14 +145,14 @@ class LabServer:
     def stop(self) -> None:
         """SIGTERM to the server's own pid (it shuts its kernels down), SIGKILL if it has not gone in 20 s."""
         process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 # The state of a Run All, read in the page: how many code cells, which prompts are numbered, queued or blank, and
@@ -209,7 +217,7 @@ class ChapterPage:
         self.page.locator("#jp-top-panel .lm-MenuBar-item", has_text=menu).click()
         self.page.locator(f".lm-Menu-item[data-command='{command}']").click()
 
-    def restart_and_run_all(self, timeout_ms: float = 180_000) -> dict:
+    def restart_and_run_all(self, timeout_ms: float = 300_000) -> dict:
         """Clear every output, then *Restart Kernel and Run All Cells*, and wait until the run is over.
 
         Clearing first makes "every code cell has run" visible: each prompt goes from ``[ ]:`` to ``[n]:``, and
