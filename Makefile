@@ -50,7 +50,8 @@ check-venv:
 # installed in a second step, from this checkout, with the lock's setuptools (no build isolation: nothing unpinned is
 # downloaded). setuptools reports every editable install of a flat layout with an "Editable installation." notice
 # (folders named like the package may shadow it); here the folder is the package itself, so that one notice is muted.
-$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/install_lab_settings.py | check-venv
+$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/lab.css \
+              binder/install_lab_settings.py | check-venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
 	@test -e $(VENV) || $(PYTHON) -m venv $(VENV) || \

@@ -70,6 +70,31 @@ def test_the_script_installs_both_folders(tmp_path, monkeypatch):
         assert written["@jupyterlab/translation-extension:plugin"]["locale"] == locale
 
 
+def test_the_script_turns_on_the_custom_css_for_stored_views_and_keeps_other_server_settings(tmp_path, monkeypatch):
+    monkeypatch.setattr(install_lab_settings.sys, "prefix", str(tmp_path))
+    config = tmp_path / "etc" / "jupyter" / "jupyter_server_config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X-Test": "1"}}}}))
+    install_lab_settings.main()
+    written = json.loads(config.read_text())
+    css = tmp_path / "share" / "jupyter" / "loopkit-workbook" / "custom" / "custom.css"
+    assert written["LabApp"] == {"custom_css": True}
+    assert written["ServerApp"]["tornado_settings"] == {"headers": {"X-Test": "1"}, "static_custom_path": [str(css.parent)]}
+    assert css.read_text() == (BINDER / "lab.css").read_text()
+    install_lab_settings.main()  # again, as every `make lab` after a change does: the same file
+    assert json.loads(config.read_text()) == written
+
+
+def test_the_lab_css_hides_the_disconnected_icon_and_says_so_in_both_languages():
+    """What binder/lab.css says about a stored view, in English and in Spanish (the browser test checks it drawn)."""
+    css = (BINDER / "lab.css").read_text(encoding="utf-8")
+    assert re.search(r"^\.jupyter-widgets-disconnected::before \{\s*content: none !important;", css, re.M)
+    lines = dict(re.findall(r'^(:lang\(es\) )?\.jp-OutputArea-output > \.jupyter-widgets-disconnected::before \{\s*'
+                            r'content: "([^"]+)"', css, re.M))
+    assert "responds once you run the chapter" in lines[""]
+    assert "responde en cuanto ejecutes el capítulo" in lines[":lang(es) "]
+
+
 def make_lab_commands(track: str) -> list[list[str]]:
     """The commands `make lab TRACK=...` would run (make -n prints them without running anything)."""
     done = subprocess.run(["make", "-n", "--no-print-directory", "lab", f"TRACK={track}"], cwd=ROOT,

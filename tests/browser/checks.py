@@ -79,6 +79,36 @@ def output_mime_types(outputs) -> list[str | None]:
     return outputs.evaluate_all("els => els.map(e => e.getAttribute('data-mime-type'))")
 
 
+# Every part of a view drawn before the chapter runs (ipywidgets' .jupyter-widgets-disconnected): what its ::before
+# draws, and whether it is a view's outermost part (the one that carries binder/lab.css's line).
+_DISCONNECTED = """
+() => [...document.querySelectorAll('.jp-NotebookPanel .jupyter-widgets-disconnected')].map((e) => {
+  const before = getComputedStyle(e, '::before');
+  return {outermost: e.parentElement.classList.contains('jp-OutputArea-output'), content: before.content,
+          display: before.display, color: before.color, font: before.fontFamily};
+})
+"""
+#: ipywidgets' icon: Font Awesome's chain-broken glyph in red (#d9534f).
+BROKEN_LINK_RED = "rgb(217, 83, 79)"
+#: binder/lab.css's line above each stored view, by the lab's language.
+STORED_VIEW_LINE = {"en": "it responds once you run the chapter", "es": "responde en cuanto ejecutes el capítulo"}
+
+
+def stored_views_do_not_look_broken(chapter: ChapterPage, language: str) -> None:
+    """No red broken-link icon on a view drawn before the chapter runs (binder/lab.css hides it), and each view says
+    once, in the lab's language, that it responds once the chapter runs."""
+    parts = chapter.page.evaluate(_DISCONNECTED)
+    name = chapter.notebook.name
+    assert parts, f"{name}: no view drawn from its stored state before the run"
+    icons = [part for part in parts if part["display"] != "none" and (part["color"] == BROKEN_LINK_RED
+                                                                        or "Font Awesome" in part["font"])]
+    assert not icons, f"{name}: {len(icons)} of {len(parts)} parts of its stored views show ipywidgets' icon: {icons[:2]}"
+    outermost = [part for part in parts if part["outermost"]]
+    assert len(outermost) >= len(chapter.widget_cells()), f"{name}: fewer stored views than view cells: {outermost}"
+    silent = [part["content"] for part in outermost if STORED_VIEW_LINE[language] not in part["content"]]
+    assert not silent, f"{name}: a stored view does not say that it responds once the chapter runs: {silent[:2]}"
+
+
 def stored_views_are_drawn(chapter: ChapterPage) -> None:
     """A chapter opened before it runs draws its views from the widget state it stores (the lab is `make lab`'s:
     the chapters signed, so JupyterLab draws stored views), never as the views' plain-text repr."""

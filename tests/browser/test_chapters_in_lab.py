@@ -5,7 +5,8 @@ Each test here opens one chapter (``notebooks/NN_*.ipynb`` or its Spanish twin i
 JupyterLab for its track, at 1280x800 with the file browser open (a laptop), and makes every browser check on that
 one page, around a single *Restart Kernel and Run All Cells* (tests/browser/checks.py has each check):
 
-1. as opened, before the run: the views drawn from the state the chapter stores;
+1. as opened, before the run: the views drawn from the state the chapter stores, none with ipywidgets' red
+   "disconnected" icon, each saying in the track's language that it responds once the chapter runs (binder/lab.css);
 2. the run: no error or stderr output, every code cell numbered 1..N;
 3. every view live, no news pop-up;
 4. every view fits its output area at 1280 px;
@@ -61,6 +62,7 @@ def test_a_chapter_in_the_lab(track_lab, laptop_page, tmp_path, path):
         chapter.open()
         checks.show_file_browser(chapter)
         checks.stored_views_are_drawn(chapter)
+        checks.stored_views_do_not_look_broken(chapter, track_of(path))
 
         state = chapter.restart_and_run_all()
         checks.run_all_is_clean(chapter, state)
