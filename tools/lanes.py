@@ -66,7 +66,8 @@ class Lane:
     def full_command(self) -> list[str]:
         if not self.pytest:
             return self.command
-        return [*PYTEST, *self.command, f"--junitxml={self.junit}", "-o", "junit_family=xunit2"]
+        # --durations: the slowest tests of each lane, at the end of its log
+        return [*PYTEST, *self.command, f"--junitxml={self.junit}", "-o", "junit_family=xunit2", "--durations=15"]
 
 
 def pytest_lane(name: str, holds: str, *args: str, requires: str | None = None) -> Lane:
