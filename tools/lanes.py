@@ -127,8 +127,11 @@ def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
     with lane.log.open("w", encoding="utf-8") as log:
         log.write(f"$ {shlex.join(lane.full_command())}\n")
         log.flush()
+        # unbuffered: a lane's output reaches its log (and the terminal) as it is written, not when a pipe's
+        # buffer fills
         process = subprocess.Popen(lane.full_command(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   stdin=subprocess.DEVNULL, text=True, errors="replace", bufsize=1)
+                                   stdin=subprocess.DEVNULL, text=True, errors="replace", bufsize=1,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
         assert process.stdout is not None
         for line in process.stdout:
             log.write(line)
