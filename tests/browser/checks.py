@@ -21,8 +21,10 @@ After *Kernel > Restart Kernel and Run All Cells*:
 
 from __future__ import annotations
 
+import fcntl
 import html
 import json
+import os
 import pathlib
 import re
 
@@ -42,11 +44,16 @@ SERIOUS = ("serious", "critical")
 
 
 def record(report: pathlib.Path, name: str, value) -> None:
-    """Keep ``value`` under ``name`` in a JSON report under build/ (other entries stay)."""
+    """Keep ``value`` under ``name`` in a JSON report under build/ (other entries stay). The browser lane runs on two
+    processes, so each update holds a lock on the report and replaces it whole."""
     report.parent.mkdir(parents=True, exist_ok=True)
-    found = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
-    found[name] = value
-    report.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    with open(report.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
+        found[name] = value
+        partial = report.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(partial, report)
 
 
 def show_file_browser(chapter: ChapterPage) -> None:

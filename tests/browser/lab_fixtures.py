@@ -90,8 +90,12 @@ def track_lab(tmp_path_factory):
     def _lab(track: str) -> TrackLab:
         if track not in started:
             lab = TrackLab(tmp_path_factory.mktemp(f"lab-{track}"), track)
+            try:
+                lab.start()
+            except BaseException:
+                lab.stop()  # a lab that never answered (or was never signed) is not kept: the next test starts anew
+                raise
             started[track] = lab
-            lab.start()
         return started[track]
 
     yield _lab
@@ -123,16 +127,26 @@ def page(chromium):
         context.close()
 
 
-@pytest.fixture
-def laptop_page(chromium):
-    """A tab at 1280x800, the laptop size the issues were measured at."""
+@pytest.fixture(scope="session")
+def laptop(chromium):
+    """One browser profile at 1280x800 (the laptop size the issues were measured at) for every chapter: its tabs
+    share the HTTP cache, so JupyterLab's scripts are fetched and compiled once, not once per chapter."""
     context = chromium.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(60_000)
-    tab = context.new_page()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def laptop_page(laptop):
+    """A new tab of the laptop profile, closed after the test."""
+    tab = laptop.new_page()
     try:
         yield tab
     finally:
-        context.close()
+        tab.close()
 
 
 @pytest.fixture
