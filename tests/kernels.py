@@ -24,7 +24,7 @@ import uuid
 
 from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_core.paths import jupyter_runtime_dir
-from traitlets import default
+from traitlets import HasTraits, default
 
 
 #: A Unix socket's path holds at most 107 bytes (sizeof(sockaddr_un.sun_path) on Linux, less one).
@@ -43,10 +43,11 @@ def unique_connection_file() -> str:
     return os.path.join(folder, f"{name}.json")
 
 
-class IpcKernelManager(KernelManager):
-    """jupyter_client's KernelManager over ipc. Its sockets are ``<connection file without .json>-ipc-<n>``; the
-    connection file is given a unique absolute path up front, because without one jupyter_client names them
-    ``kernel-ipc-<n>`` relative to the current folder, shared by every kernel started from it."""
+class IpcTransport(HasTraits):
+    """The defaults a kernel manager below takes over: the ipc transport, and a unique absolute connection file.
+    Its sockets are ``<connection file without .json>-ipc-<n>``; the connection file is given its path up front,
+    because without one jupyter_client names them ``kernel-ipc-<n>`` relative to the current folder, shared by every
+    kernel started from it."""
 
     @default("transport")
     def _default_transport(self) -> str:
@@ -57,14 +58,10 @@ class IpcKernelManager(KernelManager):
         return unique_connection_file()
 
 
-class AsyncIpcKernelManager(AsyncKernelManager):
+class IpcKernelManager(IpcTransport, KernelManager):
+    """jupyter_client's KernelManager over ipc (nbval's, through the root conftest.py)."""
+
+
+class AsyncIpcKernelManager(IpcTransport, AsyncKernelManager):
     """The same for nbclient, which drives an AsyncKernelManager: ``NotebookClient(...,
     kernel_manager_class=AsyncIpcKernelManager)``."""
-
-    @default("transport")
-    def _default_transport(self) -> str:
-        return "ipc"
-
-    @default("connection_file")
-    def _default_connection_file(self) -> str:
-        return unique_connection_file()

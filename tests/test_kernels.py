@@ -46,3 +46,17 @@ def test_no_two_kernel_managers_share_a_socket_name():
     names = {IpcKernelManager().ip for _ in range(50)}
     assert len(names) == 50
     assert not any(name.startswith("kernel-ipc") for name in names), "a relative name, shared by one folder's kernels"
+
+
+def test_nbclient_runs_a_notebook_over_ipc_from_another_folder(tmp_path):
+    """nbclient starts the kernel in the notebook's folder, not the current one: the sockets' absolute names still
+    meet (a relative kernel-ipc-<n> would be bound in one folder and looked for in the other)."""
+    import nbformat
+    from kernels import AsyncIpcKernelManager
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os; print(os.getcwd())")])
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", kernel_manager_class=AsyncIpcKernelManager,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    assert nb.cells[0].outputs[0]["text"].strip() == str(tmp_path)
