@@ -26,7 +26,6 @@ from jupyter_client.manager import AsyncKernelManager, KernelManager
 from jupyter_core.paths import jupyter_runtime_dir
 from traitlets import HasTraits, default
 
-
 #: A Unix socket's path holds at most 107 bytes (sizeof(sockaddr_un.sun_path) on Linux, less one).
 SOCKET_PATH_MAX = 107
 
