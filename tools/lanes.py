@@ -93,8 +93,9 @@ def lanes_for(target: str) -> list[list[Lane]]:
         stages += [
             [pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
                          "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")],
-            [pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium",
-                         "-m", "browser", "tests/browser"),
+            [pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
+                         "processes (each with its own Chromium and labs)", "-n", "2", "--dist", "load", "-m",
+                         "browser", "tests/browser"),
              pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
                          "tests/test_binder.py"),
              pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py")],
@@ -124,7 +125,7 @@ def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
         return
     lane.junit.unlink(missing_ok=True)
     started = time.monotonic()
-    with lane.log.open("w", encoding="utf-8") as log:
+    with lane.log.open("w", encoding="utf-8", buffering=1) as log:  # line by line, so the log shows progress
         log.write(f"$ {shlex.join(lane.full_command())}\n")
         log.flush()
         # unbuffered: a lane's output reaches its log (and the terminal) as it is written, not when a pipe's
