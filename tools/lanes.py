@@ -94,7 +94,7 @@ def lanes_for(target: str) -> list[list[Lane]]:
             [pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
                          "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")],
             [pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
-                         "processes (each with its own Chromium and labs)", "-n", "2", "--dist", "load", "-m",
+                         "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist", "loadgroup", "-m",
                          "browser", "tests/browser"),
              pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
                          "tests/test_binder.py"),

@@ -55,7 +55,10 @@ def test_every_chapter_has_its_views_driven_where_the_old_tests_drove_them():
     assert set(DRIVEN) <= numbers, sorted(set(DRIVEN) - numbers)
 
 
-@pytest.mark.parametrize("path", BOTH_TRACKS, ids=[chapter_id(p) for p in BOTH_TRACKS])
+# On two processes (make test's browser lane: pytest-xdist, --dist loadgroup), each track's chapters stay in one
+# process, so each process starts one track's lab.
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xdist_group(track_of(p))) for p in BOTH_TRACKS],
+                         ids=[chapter_id(p) for p in BOTH_TRACKS])
 def test_a_chapter_in_the_lab(track_lab, laptop_page, tmp_path, path):
     chapter = ChapterPage(laptop_page, track_lab(track_of(path)), path)
     try:
