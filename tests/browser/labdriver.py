@@ -272,10 +272,14 @@ class ChapterPage:
     def error_outputs(self) -> list[str]:
         return self.panel.locator(f".jp-OutputArea-output[data-mime-type='{STDERR_MIME}']").all_inner_texts()
 
-    def live_widget(self, index: int, timeout_ms: float = 30_000):
+    def live_widget(self, index: int, timeout_ms: float = 60_000):
         """Wait until cell ``index`` shows a rendered widget view and return its outputs; fail if it shows
         ipywidgets' error text (model not found) or only the plain-text fallback."""
-        outputs = self.dom_cell(index).locator(".jp-OutputArea-output")
+        cell = self.dom_cell(index)
+        # The lab draws a cell's outputs when the cell comes into view, or when the page is idle: on a busy machine a
+        # cell below the window may stay undrawn for long. A learner scrolls to it; so does the test.
+        cell.scroll_into_view_if_needed()
+        outputs = cell.locator(".jp-OutputArea-output")
         # A real view is an element inside the output; ipywidgets' error text sits on the output element itself.
         live = outputs.locator(".jupyter-widgets.lm-Widget")
         failed = outputs.filter(has_text=re.compile("|".join(re.escape(text) for text in WIDGET_FAILURES[:2])))
