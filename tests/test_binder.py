@@ -445,6 +445,11 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     assert pathlib.Path(where[0]).is_relative_to(repo) and pathlib.Path(where[1]) == venv
     overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     assert json.loads(overrides.read_text()) == json.loads((BINDER / "overrides.json").read_text())
+    # ... and the custom CSS that keeps a chapter's stored views from looking broken before it runs (binder/lab.css)
+    server_config = json.loads((venv / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    assert server_config["LabApp"] == {"custom_css": True}, server_config
+    [custom] = server_config["ServerApp"]["tornado_settings"]["static_custom_path"]
+    assert (pathlib.Path(custom) / "custom.css").read_text() == (BINDER / "lab.css").read_text()
     extensions = run("jupyter", "labextension", "list", timeout=120, check=False)
     listing = re.sub(r"\x1b\[[0-9;]*m", "", extensions.stdout + extensions.stderr)  # without its colours
     assert re.search(r"@jupyter-widgets/jupyterlab-manager v\S+ enabled OK", listing), listing
