@@ -147,7 +147,8 @@ def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
         lane.status = "passed"
     else:
         lane.status = "failed"
-        lane.note = {5: "pytest collected no test", 2: "interrupted"}.get(code, f"exit status {code}")
+        pytest_notes = {5: "pytest collected no test", 2: "interrupted"} if lane.pytest else {}
+        lane.note = pytest_notes.get(code, f"exit status {code}")
         if stop is not None and stop.is_set():
             lane.note = "interrupted"
 
@@ -205,10 +206,13 @@ def summary(target: str, stages: list[list[Lane]], seconds: float, load: tuple[f
                      f"{detail}{note}")
     totals = {key: sum(lane.counts.get(key, 0) for lane in lanes) for key in ("passed", "failed", "errors",
                                                                              "skipped")}
-    bad = [lane.name for lane in lanes if lane.status not in ("passed", "absent")]
+    failed = [lane.name for lane in lanes if lane.status == "failed"]
+    unreached = [lane.name for lane in lanes if lane.status == "not reached"]
     lines.append(f"  wall time {format_seconds(seconds)}; load average (1 min) {load[0]:.1f} at the start, "
                  f"{load[1]:.1f} at the end")
-    verdict = "every lane passed" if not bad else "did not pass: " + ", ".join(bad)
+    verdict = "; ".join(f"{what}: {', '.join(names)}" for what, names in (("failed", failed),
+                                                                          ("not reached", unreached)) if names)
+    verdict = verdict or "every lane passed"
     lines.append(f"  {verdict}")
     tail = f", {totals['skipped']} skipped" if totals["skipped"] else ""
     # pytest's own closing line format, so that CI reads the whole run's counts from the last line
