@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.test-installed
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick lint notebooks translations messages architecture bench lock clean help check-venv
+.PHONY: lab test test-quick test-setup test-quick-setup lint notebooks translations messages architecture bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -19,8 +19,10 @@ help:
 	@echo "make test       set up .venv (and Debian's Chromium) if needed and run the whole test suite: unit, property,"
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
-	@echo "make test-quick the same without the browser, Binder-like and hub tests (pytest reports them as deselected)"
-	@echo "make lint       Ruff and mypy on loopkit/ (the first step of make test and make test-quick)"
+	@echo "                in lanes (setup, lint, unit, nbval, paths, then browser, binder and hub side by side), with"
+	@echo "                one summary naming every lane; LANES=\"--only unit nbval\" runs some of them (tools/lanes.py)"
+	@echo "make test-quick setup, lint, unit and nbval only: no browser, Binder-like, hub or paths lane"
+	@echo "make lint       Ruff and mypy on loopkit/ (the lane after setup in make test and make test-quick)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks (and the instructor's notebooks) in place"
 	@echo "make messages   extract loopkit's texts with Babel (babel.cfg) and add the new ones to each .po catalog"
 	@echo "make translations  compile the .po catalogs into the .mo files loopkit reads (make lab and make test do it)"
@@ -48,7 +50,8 @@ check-venv:
 # installed in a second step, from this checkout, with the lock's setuptools (no build isolation: nothing unpinned is
 # downloaded). setuptools reports every editable install of a flat layout with an "Editable installation." notice
 # (folders named like the package may shadow it); here the folder is the package itself, so that one notice is muted.
-$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/install_lab_settings.py | check-venv
+$(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/lab.css \
+              binder/install_lab_settings.py | check-venv
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
 	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
 	@test -e $(VENV) || $(PYTHON) -m venv $(VENV) || \
@@ -128,20 +131,25 @@ lab: check-venv $(LAB_STAMP) $(COMPILED)
 	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(START_$(TRACK)) \
 	  --LabApp.app_settings_dir="$(CURDIR)/$(LAB_SETTINGS_$(TRACK))" --KernelManager.transport=ipc
 
-# Two pytest runs, one suite: the unit, property, docstring and notebook tests on two processes (pytest-xdist;
-# --dist loadfile keeps each file, so each notebook's cells, in one process, in order), then the browser,
-# Binder-like and hub tests one at a time, since each starts servers of its own.
-test: check-venv $(TEST_STAMP) $(COMPILED)
-	@$(MAKE) --no-print-directory lint
-	@tools/ensure_chromium.sh
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not browser and not binder and not hub"
-	$(BIN)/python -m pytest -m "browser or binder or hub"
+# The suite in lanes (tools/lanes.py, standard library only): setup, lint, unit, nbval, then for `make test` the
+# paths lane and the browser, Binder-like and hub lanes side by side. Every lane runs even after another failed
+# (a failed setup stops the rest), and one summary at the end names each lane as passed, failed or not reached, with
+# its counts and time; build/lanes/<lane>.log keeps its output. `make test LANES="--only unit nbval"` runs some
+# lanes, `LANES=--fail-fast` stops at the first failure.
+LANES ?=
+test: check-venv
+	@$(PYTHON) tools/lanes.py test $(LANES)
 
-# For a machine without Chromium, Node or access to PyPI: the browser, Binder-like and hub tests are left out on
-# purpose, and pytest's summary says how many ("N deselected").
-test-quick: check-venv $(TEST_STAMP) $(COMPILED)
-	@$(MAKE) --no-print-directory lint
-	$(BIN)/python -m pytest -m "not browser and not binder and not hub"
+# For a machine without Chromium, Node or access to PyPI: the browser, Binder-like, hub and paths lanes are left
+# out on purpose, and the summary lists only the lanes it ran.
+test-quick: check-venv
+	@$(PYTHON) tools/lanes.py test-quick $(LANES)
+
+# The setup lane of each (tools/lanes.py runs them): the install, and for `make test` Debian's Chromium.
+test-setup: check-venv $(TEST_STAMP) $(COMPILED)
+	@tools/ensure_chromium.sh
+
+test-quick-setup: check-venv $(TEST_STAMP) $(COMPILED)
 
 # Ruff, then mypy, on loopkit/ (their settings are in pyproject.toml, their versions in requirements-test.in), before
 # any test runs: a few seconds, and mypy keeps its cache in build/mypy-cache. Each names the file and line it objects to.

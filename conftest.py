@@ -7,6 +7,10 @@ A cell tagged ``reveal`` shows the answer to a prediction. It is committed witho
 compare it with; instead, once nbval has run it, :func:`pytest_runtest_call` checks what it printed: it must show
 the answer loopkit holds for its exercise (``Question.shown_in``), and none of the exercise's known wrong answers in
 its place.
+
+nbval's kernels talk over Unix sockets (tests/kernels.py): over TCP, a kernel's ports, picked free and released,
+can be taken by another process before the kernel binds them, and that kernel dies before it answers (the flake
+of issue 32: "Kernel died before replying to kernel_info" on every cell of one chapter, under load).
 """
 
 import os
@@ -27,6 +31,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "tests" / "brow
 # (one JupyterLab server, one Chromium) are a plugin, registered once: a module that imported them by name would get
 # fixtures of its own, and a second module a second Chromium, which Playwright's sync API refuses.
 pytest_plugins = ["pytester", "lab_fixtures"]
+
+# nbval 0.11.0 builds each notebook's kernel with the KernelManager its kernel module imported (nbval/kernel.py,
+# start_new_kernel); this is that name, pointed at the same manager over ipc.
+import nbval.kernel  # noqa: E402
+from kernels import IpcKernelManager  # noqa: E402
+
+nbval.kernel.KernelManager = IpcKernelManager
 
 
 @pytest.hookimpl(wrapper=True)

@@ -13,8 +13,11 @@ per CPU second of all the command's processes are printed too: a shared, loaded 
 than the second.
 
 The goal (issue 21, after issue 11's 30 MB/s for 100 MB): at least 60 MB/s over 200 MB, in memory that does not grow
-with the number of files. The two JSON document formats are 2.2 MB each, so they are parsed whole; benchmarks/
-bench_file_replay.py measures one 200 MB file, and documents read piece by piece.
+with the number of files. The verdict is judged on the figures the result line prints: the MB/s per wall second, no
+stop, and flat memory, here a peak RSS at most FLAT_RATIO times that of the folder of a quarter as many files. The
+MB/s per CPU second is printed beside it for a loaded machine, and judged by nothing. The two JSON document formats
+are 2.2 MB each, so they are parsed whole; benchmarks/bench_file_replay.py measures one 200 MB file, and documents
+read piece by piece.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ import measure  # noqa: E402
 from report import result_line  # noqa: E402
 
 GOAL_MB_S = 60.0
+#: "Flat memory": the folder's largest process peaks at most this many times the peak on a quarter of the files.
+FLAT_RATIO = 1.5
 
 def _session(rng: random.Random, turns: int) -> list[tuple[str, dict, str]]:
     """(tool, args, result) per turn: reads of a codebase, edits, tests. The calls are varied enough that the
@@ -130,9 +135,15 @@ def main(argv=None) -> int:
           f"load average {load:.1f}); {cpu_rate:.1f} MB/s per CPU second of all its processes ({cpu:.2f} s); "
           f"peak RSS of its largest process {peak:.1f} MB (a folder of {max(1, args.files // 4)} such files: "
           f"{small_peak:.1f} MB)")
-    print(f"goal >= {GOAL_MB_S} MB/s: {'ok' if rate >= GOAL_MB_S else 'MISSED'}")
-    print(result_line(f"{rate:.1f} MB/s over {total / 1e6:.0f} MB (load {load:.1f}), peak {peak:.1f} MB",
-                      f">= {GOAL_MB_S:.0f} MB/s, flat memory", rate >= GOAL_MB_S))
+    flat = peak <= FLAT_RATIO * small_peak
+    missed = [why for why, bad in ((f"{rate:.1f} MB/s per wall second", rate < GOAL_MB_S),
+                                   (f"exit code {code}", code != 0),
+                                   (f"peak {peak:.1f} MB > {FLAT_RATIO}x {small_peak:.1f} MB", not flat)) if bad]
+    goal = (f">= {GOAL_MB_S:.0f} MB/s per wall second with no stop, flat memory (peak <= {FLAT_RATIO}x a quarter "
+            "of the files')")
+    print(f"goal {goal}: {'ok' if not missed else 'MISSED (' + '; '.join(missed) + ')'}")
+    print(result_line(f"{rate:.1f} MB/s (wall) over {total / 1e6:.0f} MB (load {load:.1f}), peak {peak:.1f} MB vs "
+                      f"{small_peak:.1f} MB on a quarter", goal, not missed))
     return 0 if code == 0 else 1  # the folder is built never to stop: another exit code is a bug
 
 

@@ -9,6 +9,11 @@ document, read one message at a time because it is larger than what is parsed wh
 ``python -m loopkit replay`` in a subprocess, and so is a file of a tenth of the size: flat memory means the peaks
 are close. MB/s is given per wall second and per CPU second (user + system), with the load average, since a shared
 machine slows the first far more than the second.
+
+The verdict is judged on the figures the result line prints, and says which: the MB/s per wall second of each
+format (what a user waits for; on a loaded machine it misses, and the line says at what load), no stop, and flat
+memory, which here means a peak RSS at most FLAT_RATIO times that of the file a tenth of the size. The MB/s per CPU
+second is printed beside it for a loaded machine, and judged by nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from bench_directory_replay import _anthropic, _claude_code, _session  # noqa: E
 from report import result_line  # noqa: E402
 
 GOAL_MB_S = 30.0
+#: "Flat memory": the 200 MB file's peak RSS is at most this many times the peak of a file a tenth of its size.
+FLAT_RATIO = 1.5
 
 
 def write(path: pathlib.Path, writer, megabytes: float, seed: int = 11) -> int:
@@ -44,7 +51,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=200.0)
     args = parser.parse_args(argv)
-    ok, broken, rates = True, False, []
+    ok, broken, rates, missed = True, False, [], []
     with tempfile.TemporaryDirectory() as root:
         for name, writer in (("session.jsonl", _claude_code), ("messages.json", _anthropic)):
             big, small = pathlib.Path(root, name), pathlib.Path(root, f"small.{name}")
@@ -55,14 +62,20 @@ def main(argv=None) -> int:
             code, wall, cpu, peak = run.exit_code, run.wall_s, run.cpu_s, run.peak_mb
             small_peak = measure.replay(small).peak_mb
             rate, cpu_rate = size / 1e6 / wall, size / 1e6 / cpu
-            ok &= code == 0 and max(rate, cpu_rate) >= GOAL_MB_S
+            flat = peak <= FLAT_RATIO * small_peak
+            missed += [f"{name}: {why}" for why, bad in (
+                (f"{rate:.1f} MB/s per wall second", rate < GOAL_MB_S), (f"exit code {code}", code != 0),
+                (f"peak {peak:.1f} MB > {FLAT_RATIO}x {small_peak:.1f} MB", not flat)) if bad]
+            ok &= code == 0 and rate >= GOAL_MB_S and flat
             broken |= code != 0  # the session is built never to stop: another exit code is a bug
-            rates.append(f"{name} {rate:.1f} MB/s, peak {peak:.1f} MB")
+            rates.append(f"{name} {rate:.1f} MB/s (wall), peak {peak:.1f} MB vs {small_peak:.1f} MB at a tenth")
             print(f"{name}: {size / 1e6:.1f} MB, exit code {code}: {wall:.1f} s -> {rate:.1f} MB/s per wall second, "
                   f"{cpu_rate:.1f} MB/s per CPU second ({cpu:.1f} s; load average {load:.1f}); peak RSS "
                   f"{peak:.1f} MB (a tenth of the size: {small_peak:.1f} MB)")
-    print(f"goal >= {GOAL_MB_S} MB/s with no stop: {'ok' if ok else 'MISSED'}")
-    print(result_line("; ".join(rates), f">= {GOAL_MB_S:.0f} MB/s with no stop, flat memory", ok))
+    goal = (f">= {GOAL_MB_S:.0f} MB/s per wall second with no stop, flat memory (peak <= {FLAT_RATIO}x a tenth-size "
+            "file's)")
+    print(f"goal {goal}: {'ok' if ok else 'MISSED (' + '; '.join(missed) + ')'}")
+    print(result_line(f"{'; '.join(rates)} (load {os.getloadavg()[0]:.1f})", goal, ok))
     return 1 if broken else 0
 
 

@@ -32,6 +32,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 import urllib.error
@@ -445,6 +446,11 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     assert pathlib.Path(where[0]).is_relative_to(repo) and pathlib.Path(where[1]) == venv
     overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
     assert json.loads(overrides.read_text()) == json.loads((BINDER / "overrides.json").read_text())
+    # ... and the custom CSS that keeps a chapter's stored views from looking broken before it runs (binder/lab.css)
+    server_config = json.loads((venv / "etc" / "jupyter" / "jupyter_server_config.json").read_text())
+    assert server_config["LabApp"] == {"custom_css": True}, server_config
+    [custom] = server_config["ServerApp"]["tornado_settings"]["static_custom_path"]
+    assert (pathlib.Path(custom) / "custom.css").read_text() == (BINDER / "lab.css").read_text()
     extensions = run("jupyter", "labextension", "list", timeout=120, check=False)
     listing = re.sub(r"\x1b\[[0-9;]*m", "", extensions.stdout + extensions.stderr)  # without its colours
     assert re.search(r"@jupyter-widgets/jupyterlab-manager v\S+ enabled OK", listing), listing
@@ -462,13 +468,27 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
         return out / path.parent.relative_to(ROOT) / path.name
 
     # Two nbconvert processes, each a half of the chapters of one track, one per core of a workshop laptop or CI
-    # machine.
+    # machine. Their kernels talk over Unix sockets, each process's under a short folder of its own (tests/kernels.py
+    # says why: TCP ports picked free can be taken before a kernel binds them); the name is absolute, since the kernel
+    # runs in the chapter's folder and nbconvert in the repository's, and short, since a socket's path holds at most
+    # 107 bytes.
     halves = [chapters(track)[start::2] for track in ("en", "es") for start in (0, 1)]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(lambda half: run("jupyter", "nbconvert", "--to", "notebook", "--execute",
-                                       "--ExecutePreprocessor.timeout=600", "--output-dir",
-                                       str(executed_path(half[0]).parent), *[str(p.relative_to(ROOT)) for p in half],
-                                       timeout=1800), [half for half in halves if half]))
+    kernels = pathlib.Path(tempfile.mkdtemp(prefix="binder-"))
+
+    def execute(numbered):
+        number, half = numbered
+        sockets = kernels / str(number)
+        sockets.mkdir()
+        return run("jupyter", "nbconvert", "--to", "notebook", "--execute", "--ExecutePreprocessor.timeout=600",
+                   "--KernelManager.transport=ipc", f"--KernelManager.ip={sockets / 'kernel'}",
+                   "--output-dir", str(executed_path(half[0]).parent), *[str(p.relative_to(ROOT)) for p in half],
+                   timeout=1800)
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(execute, enumerate(half for half in halves if half)))
+    finally:
+        shutil.rmtree(kernels, ignore_errors=True)
     sanitizers = _sanitizers()
     for path in book:
         executed_nb = load(executed_path(path))

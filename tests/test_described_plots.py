@@ -3,7 +3,7 @@ its lines are told apart by colour alone.
 
 JupyterLab shows a matplotlib figure as an ``<img>`` without alt text; ``loopkit.views.plots.described`` keeps a
 description on the figure and, in an IPython kernel, displays such a figure as ``<img alt="...">``. The browser
-test (tests/browser/test_lab_as_opened.py) checks the result with axe-core in JupyterLab.
+test (tests/browser/test_chapters_in_lab.py) checks the result with axe-core in JupyterLab.
 """
 
 from __future__ import annotations

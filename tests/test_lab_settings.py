@@ -1,7 +1,8 @@
 """The JupyterLab that `make lab` and binder/postBuild set up: each track's settings folder, and signed chapters.
 
-The browser test (tests/browser/test_lab_as_opened.py) shows what these settings do in a real lab; this file checks
-that `make lab` and postBuild really apply them: `make -n lab` prints the commands `make lab` would run.
+The browser tests (tests/browser/test_lab_as_opened.py and test_chapters_in_lab.py) show what these settings do in a
+real lab; this file checks that `make lab` and postBuild really apply them: `make -n lab` prints the commands
+`make lab` would run.
 """
 
 from __future__ import annotations
@@ -67,6 +68,31 @@ def test_the_script_installs_both_folders(tmp_path, monkeypatch):
     for track, locale in install_lab_settings.TRACK_LOCALES.items():
         written = json.loads((install_lab_settings.settings_dir(tmp_path, track) / "overrides.json").read_text())
         assert written["@jupyterlab/translation-extension:plugin"]["locale"] == locale
+
+
+def test_the_script_turns_on_the_custom_css_for_stored_views_and_keeps_other_server_settings(tmp_path, monkeypatch):
+    monkeypatch.setattr(install_lab_settings.sys, "prefix", str(tmp_path))
+    config = tmp_path / "etc" / "jupyter" / "jupyter_server_config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"ServerApp": {"tornado_settings": {"headers": {"X-Test": "1"}}}}))
+    install_lab_settings.main()
+    written = json.loads(config.read_text())
+    css = tmp_path / "share" / "jupyter" / "loopkit-workbook" / "custom" / "custom.css"
+    assert written["LabApp"] == {"custom_css": True}
+    assert written["ServerApp"]["tornado_settings"] == {"headers": {"X-Test": "1"}, "static_custom_path": [str(css.parent)]}
+    assert css.read_text() == (BINDER / "lab.css").read_text()
+    install_lab_settings.main()  # again, as every `make lab` after a change does: the same file
+    assert json.loads(config.read_text()) == written
+
+
+def test_the_lab_css_hides_the_disconnected_icon_and_says_so_in_both_languages():
+    """What binder/lab.css says about a stored view, in English and in Spanish (the browser test checks it drawn)."""
+    css = (BINDER / "lab.css").read_text(encoding="utf-8")
+    assert re.search(r"^\.jupyter-widgets-disconnected::before \{\s*content: none !important;", css, re.M)
+    lines = dict(re.findall(r'^(:lang\(es\) )?\.jp-OutputArea-output > \.jupyter-widgets-disconnected::before \{\s*'
+                            r'content: "([^"]+)"', css, re.M))
+    assert "responds once you run the chapter" in lines[""]
+    assert "responde en cuanto ejecutes el capítulo" in lines[":lang(es) "]
 
 
 def make_lab_commands(track: str) -> list[list[str]]:

@@ -55,7 +55,9 @@ def test_the_learner_install_has_no_test_tools():
     assert re.search(r"--no-deps --no-build-isolation -e \.$", lab_recipe, re.M), "make lab does not install loopkit"
     # both also compile the translations (the .po catalogs into the .mo files loopkit reads; they are not committed)
     assert re.search(r"^lab: check-venv \$\(LAB_STAMP\) \$\(COMPILED\)$", makefile, re.M)
-    assert re.search(r"^test: check-venv \$\(TEST_STAMP\) \$\(COMPILED\)$", makefile, re.M)
+    # make test's first lane (tools/lanes.py) is its setup: the install, then the translations
+    assert re.search(r"^test-setup: check-venv \$\(TEST_STAMP\) \$\(COMPILED\)$", makefile, re.M)
+    assert re.search(r"^test: check-venv\n\t@\$\(PYTHON\) tools/lanes.py test ", makefile, re.M)
     assert "$(COMPILE_MESSAGES)" in lab_recipe, "make lab's install does not compile the translations"
     test_recipe = makefile.split("$(TEST_STAMP):", 1)[1].split("\n\n", 1)[0]
     assert "--require-hashes -r requirements-test.txt" in test_recipe

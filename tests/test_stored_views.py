@@ -3,7 +3,7 @@
 A view output holds only a model id; what it draws is in the notebook's widget state (``metadata.widgets``): the
 view's model and every model it names (its children, their layouts and styles), as ``IPY_MODEL_<id>`` strings.
 tools/run_notebooks.py (``make notebooks``) writes that state; JupyterLab draws from it when a signed chapter is
-opened (tests/browser/test_lab_as_opened.py), and a static render (nbconvert's HTML, which nbviewer uses) embeds it
+opened (tests/browser/test_chapters_in_lab.py), and a static render (nbconvert's HTML, which nbviewer uses) embeds it
 with ipywidgets' HTML manager.
 """
 

@@ -22,6 +22,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -54,7 +55,9 @@ def free_port() -> int:
 class LabServer:
     """``jupyter lab`` from the project's ``.venv``, serving a copy of the repository in ``workdir``."""
 
-    def __init__(self, workdir: pathlib.Path, *, startup_timeout: float = 90.0) -> None:
+    # Polled, so a quiet machine does not wait: the deadline is for `make test`'s heavy lanes, where the hub starts
+    # twenty servers and Binder's environment installs beside this lab.
+    def __init__(self, workdir: pathlib.Path, *, startup_timeout: float = 300.0) -> None:
         self.workdir = workdir
         self.root = workdir / "repo"
         self.port = free_port()
@@ -62,6 +65,7 @@ class LabServer:
         self.log_path = workdir / "jupyter-lab.log"
         self.startup_timeout = startup_timeout
         self.process: subprocess.Popen | None = None
+        self.runtime = pathlib.Path(tempfile.mkdtemp(prefix="lab-"))  # 0700, short: /tmp/lab-xxxxxxxx
 
     def command(self) -> list[str]:
         lab = VENV_BIN / "jupyter-lab"
@@ -78,15 +82,21 @@ class LabServer:
             f"--ServerApp.root_dir={self.root}",
             f"--LabApp.user_settings_dir={self.workdir / 'user-settings'}",
             f"--LabApp.workspaces_dir={self.workdir / 'workspaces'}",
+            # As `make lab`: kernels over Unix sockets, no TCP ports to race for (tests/kernels.py), and none of
+            # ipykernel's "running over TCP without encryption" warnings in the log.
+            "--KernelManager.transport=ipc",
         ]
 
     def environment(self) -> dict[str, str]:
-        """The caller's environment, minus anything from the user's own Jupyter and IPython setup."""
+        """The caller's environment, minus anything from the user's own Jupyter and IPython setup. The runtime
+        folder, where the kernels' Unix sockets live, is a short one of its own: a socket's path holds at most 107
+        bytes, and a pytest temporary folder is deeper than that allows."""
         env = dict(os.environ)
-        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "IPYTHONDIR"):
             path = self.workdir / name.lower()
             path.mkdir(exist_ok=True)
             env[name] = str(path)
+        env["JUPYTER_RUNTIME_DIR"] = str(self.runtime)
         env.pop("JUPYTER_PATH", None)
         env.pop("JUPYTER_CONFIG_PATH", None)
         return env
@@ -137,14 +147,14 @@ class LabServer:
     def stop(self) -> None:
         """SIGTERM to the server's own pid (it shuts its kernels down), SIGKILL if it has not gone in 20 s."""
         process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 # The state of a Run All, read in the page: how many code cells, which prompts are numbered, queued or blank, and
@@ -209,7 +219,7 @@ class ChapterPage:
         self.page.locator("#jp-top-panel .lm-MenuBar-item", has_text=menu).click()
         self.page.locator(f".lm-Menu-item[data-command='{command}']").click()
 
-    def restart_and_run_all(self, timeout_ms: float = 180_000) -> dict:
+    def restart_and_run_all(self, timeout_ms: float = 300_000) -> dict:
         """Clear every output, then *Restart Kernel and Run All Cells*, and wait until the run is over.
 
         Clearing first makes "every code cell has run" visible: each prompt goes from ``[ ]:`` to ``[n]:``, and
@@ -262,10 +272,14 @@ class ChapterPage:
     def error_outputs(self) -> list[str]:
         return self.panel.locator(f".jp-OutputArea-output[data-mime-type='{STDERR_MIME}']").all_inner_texts()
 
-    def live_widget(self, index: int, timeout_ms: float = 30_000):
+    def live_widget(self, index: int, timeout_ms: float = 60_000):
         """Wait until cell ``index`` shows a rendered widget view and return its outputs; fail if it shows
         ipywidgets' error text (model not found) or only the plain-text fallback."""
-        outputs = self.dom_cell(index).locator(".jp-OutputArea-output")
+        cell = self.dom_cell(index)
+        # The lab draws a cell's outputs when the cell comes into view, or when the page is idle: on a busy machine a
+        # cell below the window may stay undrawn for long. A learner scrolls to it; so does the test.
+        cell.scroll_into_view_if_needed()
+        outputs = cell.locator(".jp-OutputArea-output")
         # A real view is an element inside the output; ipywidgets' error text sits on the output element itself.
         live = outputs.locator(".jupyter-widgets.lm-Widget")
         failed = outputs.filter(has_text=re.compile("|".join(re.escape(text) for text in WIDGET_FAILURES[:2])))

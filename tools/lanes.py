@@ -1,0 +1,260 @@
+"""The test suite in lanes, and one summary that names every lane: `make test` and `make test-quick` run this.
+
+    python3 tools/lanes.py test          # every lane
+    python3 tools/lanes.py test-quick    # setup, lint, unit and nbval (no browser, Binder-like, hub or paths lane)
+    python3 tools/lanes.py test --only unit nbval     # some lanes (setup always runs first)
+    python3 tools/lanes.py test --fail-fast           # stop at the first failed lane
+
+A lane is one command: the setup (make's install of .venv), lint, or one pytest run that selects its tests by
+folder and marker. The lanes of a stage run at the same time, the stages one after the other:
+
+    setup -> lint -> unit -> nbval -> paths -> browser | binder | hub
+
+unit, nbval and paths use both cores (pytest-xdist); the browser, Binder-like and hub lanes each start servers and
+kernels of their own (no shared port, folder or file; each writes its own build/ report), so they run side by
+side, each in its own pytest process.
+
+Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
+failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane,
+and so does Ctrl-C. The summary then names each lane as passed, failed, or not reached, with its test counts (from
+pytest's JUnit XML) and its wall time, and ends with one line of totals. The exit status is 1 when any lane did not
+pass. Each lane's whole output is kept in build/lanes/<lane>.log.
+
+Standard library only, Python 3.8 or newer: it runs before .venv exists, with the Python that creates it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import shlex
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ElementTree
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LOGS = ROOT / "build" / "lanes"
+PYTEST = [".venv/bin/python", "-m", "pytest"]
+HEAVY = ["browser", "binder", "hub"]
+# The markers a lane of its own takes; the unit lane is everything in tests/ and loopkit/ without them.
+OWN_MARKERS = ["browser", "binder", "hub", "paths"]
+
+
+class Lane:
+    """One lane: its name, what it holds (for the summary), its command, and what happened to it."""
+
+    def __init__(self, name: str, holds: str, command: list[str], *, pytest: bool = True,
+                 requires: str | None = None) -> None:
+        self.name, self.holds, self.command, self.pytest = name, holds, command, pytest
+        self.requires = requires            # a file the lane's tests live in: without it, the lane is absent
+        self.status = "not reached"          # passed | failed | not reached | absent
+        self.seconds: float | None = None
+        self.counts: dict[str, int] = {}
+        self.note = ""
+
+    @property
+    def log(self) -> pathlib.Path:
+        return LOGS / f"{self.name}.log"
+
+    @property
+    def junit(self) -> pathlib.Path:
+        return LOGS / f"{self.name}.xml"
+
+    def full_command(self) -> list[str]:
+        if not self.pytest:
+            return self.command
+        # --durations: the slowest tests of each lane, at the end of its log
+        return [*PYTEST, *self.command, f"--junitxml={self.junit}", "-o", "junit_family=xunit2", "--durations=15"]
+
+
+def pytest_lane(name: str, holds: str, *args: str, requires: str | None = None) -> Lane:
+    return Lane(name, holds, list(args), requires=requires)
+
+
+def lanes_for(target: str) -> list[list[Lane]]:
+    """The stages of ``target`` (test or test-quick): a list of stages, each a list of lanes run together."""
+    not_own = " and ".join(f"not {marker}" for marker in OWN_MARKERS)
+    setup = Lane("setup", "make's install: .venv, the locks, loopkit, the translations"
+                 + (", Chromium and npm's tools" if target == "test" else ""),
+                 ["make", "--no-print-directory", "test-setup" if target == "test" else "test-quick-setup"],
+                 pytest=False)
+    stages = [
+        [setup],
+        [Lane("lint", "Ruff and mypy on loopkit/", ["make", "--no-print-directory", "lint"], pytest=False)],
+        [pytest_lane("unit", "unit, property, docstring and widget tests (tests/, loopkit/), on two processes",
+                     "-n", "2", "--dist", "loadfile", "-m", not_own, "tests", "loopkit")],
+        [pytest_lane("nbval", "every chapter of both tracks under strict nbval, on two processes (a notebook's "
+                     "cells stay in one process, in order)", "-n", "2", "--dist", "loadfile", "notebooks")],
+    ]
+    if target == "test":
+        stages += [
+            [pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
+                         "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")],
+            [pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
+                         "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist", "loadgroup", "-m",
+                         "browser", "tests/browser"),
+             pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
+                         "tests/test_binder.py"),
+             pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py")],
+        ]
+    return stages
+
+
+def read_counts(lane: Lane) -> dict[str, int]:
+    """passed, failed, errors and skipped from the lane's JUnit XML (pytest writes it even when tests fail)."""
+    try:
+        root = ElementTree.parse(lane.junit).getroot()
+    except (OSError, ElementTree.ParseError):
+        return {}
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for suite in suites:
+        for key in totals:
+            totals[key] += int(suite.get(key, 0))
+    passed = totals["tests"] - totals["failures"] - totals["errors"] - totals["skipped"]
+    return {"passed": passed, "failed": totals["failures"], "errors": totals["errors"], "skipped": totals["skipped"]}
+
+
+def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
+    """Run one lane; its output goes to its log, and to the terminal too when ``stream`` (a lane running alone)."""
+    if lane.requires and not (ROOT / lane.requires).exists():
+        lane.status, lane.note = "absent", f"{lane.requires} is not in this checkout"
+        return
+    lane.junit.unlink(missing_ok=True)
+    started = time.monotonic()
+    with lane.log.open("w", encoding="utf-8", buffering=1) as log:  # line by line, so the log shows progress
+        log.write(f"$ {shlex.join(lane.full_command())}\n")
+        log.flush()
+        # unbuffered: a lane's output reaches its log (and the terminal) as it is written, not when a pipe's
+        # buffer fills
+        process = subprocess.Popen(lane.full_command(), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   stdin=subprocess.DEVNULL, text=True, errors="replace", bufsize=1,
+                                   env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        assert process.stdout is not None
+        for line in process.stdout:
+            log.write(line)
+            if stream:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+        code = process.wait()
+    lane.seconds = time.monotonic() - started
+    if lane.pytest:
+        lane.counts = read_counts(lane)
+    if code == 0:
+        lane.status = "passed"
+    else:
+        lane.status = "failed"
+        pytest_notes = {5: "pytest collected no test", 2: "interrupted"} if lane.pytest else {}
+        lane.note = pytest_notes.get(code, f"exit status {code}")
+        if stop is not None and stop.is_set():
+            lane.note = "interrupted"
+
+
+def failure_excerpt(lane: Lane, lines: int = 60) -> str:
+    """The end of a failed lane's log: pytest's short summary, or the last lines."""
+    text = lane.log.read_text(encoding="utf-8", errors="replace").splitlines()
+    marks = [i for i, line in enumerate(text) if "short test summary info" in line]
+    start = marks[-1] if marks else max(0, len(text) - lines)
+    return "\n".join(text[start:start + lines])
+
+
+def run_stage(stage: list[Lane], stop: threading.Event) -> None:
+    if len(stage) == 1:
+        print(f"\n=== lane {stage[0].name}: {stage[0].holds}", flush=True)
+        run_lane(stage[0], stream=True, stop=stop)
+        return
+    names = ", ".join(lane.name for lane in stage)
+    print(f"\n=== lanes {names}, side by side (their output: build/lanes/<lane>.log)", flush=True)
+    pending = [(lane, threading.Thread(target=run_lane, args=(lane,), kwargs={"stream": False, "stop": stop},
+                                       name=lane.name)) for lane in stage]
+    for _, thread in pending:
+        thread.start()
+    while pending:
+        for lane, thread in list(pending):
+            thread.join(timeout=1)
+            if not thread.is_alive():
+                pending.remove((lane, thread))
+                print(f"--- lane {lane.name}: {lane.status} in {format_seconds(lane.seconds)} "
+                      f"{format_counts(lane.counts)}", flush=True)
+                if lane.status == "failed":
+                    print(failure_excerpt(lane), flush=True)
+
+
+def format_seconds(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{rest} s"
+
+
+def format_counts(counts: dict[str, int]) -> str:
+    shown = [f"{counts[key]} {key}" for key in ("passed", "failed", "errors", "skipped") if counts.get(key)]
+    return ", ".join(shown)
+
+
+def summary(target: str, stages: list[list[Lane]], seconds: float, load: tuple[float, float]) -> str:
+    lanes = [lane for stage in stages for lane in stage]
+    width = max(len(lane.name) for lane in lanes)
+    lines = ["", f"=== make {target}: every lane, in order (logs in build/lanes/)"]
+    for lane in lanes:
+        detail = format_counts(lane.counts)
+        note = f" ({lane.note})" if lane.note else ""
+        lines.append(f"  {lane.name:<{width}}  {lane.status:<11} {format_seconds(lane.seconds):>12}  "
+                     f"{detail}{note}")
+    totals = {key: sum(lane.counts.get(key, 0) for lane in lanes) for key in ("passed", "failed", "errors",
+                                                                             "skipped")}
+    failed = [lane.name for lane in lanes if lane.status == "failed"]
+    unreached = [lane.name for lane in lanes if lane.status == "not reached"]
+    lines.append(f"  wall time {format_seconds(seconds)}; load average (1 min) {load[0]:.1f} at the start, "
+                 f"{load[1]:.1f} at the end")
+    verdict = "; ".join(f"{what}: {', '.join(names)}" for what, names in (("failed", failed),
+                                                                          ("not reached", unreached)) if names)
+    verdict = verdict or "every lane passed"
+    lines.append(f"  {verdict}")
+    tail = f", {totals['skipped']} skipped" if totals["skipped"] else ""
+    # pytest's own closing line format, so that CI reads the whole run's counts from the last line
+    lines.append(f"total: {totals['passed']} passed, {totals['failed'] + totals['errors']} failed{tail}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("target", choices=["test", "test-quick"])
+    parser.add_argument("--only", nargs="+", metavar="LANE", help="run only these lanes (after the setup)")
+    parser.add_argument("--fail-fast", action="store_true", help="stop at the first lane that does not pass")
+    args = parser.parse_args(argv)
+
+    stages = lanes_for(args.target)
+    known = [lane.name for stage in stages for lane in stage]
+    if args.only:
+        unknown = sorted(set(args.only) - set(known))
+        if unknown:
+            parser.error(f"no lane {', '.join(unknown)} in make {args.target}; its lanes: {', '.join(known)}")
+        stages = [[lane for lane in stage if lane.name == "setup" or lane.name in args.only] for stage in stages]
+        stages = [stage for stage in stages if stage]
+    LOGS.mkdir(parents=True, exist_ok=True)
+    load_at_start = os.getloadavg()[0]
+    started = time.monotonic()
+    stop = threading.Event()
+    try:
+        for stage in stages:
+            run_stage(stage, stop)
+            failed = [lane for lane in stage if lane.status == "failed"]
+            if failed and (args.fail_fast or stage[0].name == "setup"):
+                break
+    except KeyboardInterrupt:
+        stop.set()
+        for lane in (lane for stage in stages for lane in stage):
+            if lane.status == "not reached" and lane.seconds is None and lane.log.exists():
+                lane.status, lane.note = "failed", "interrupted"
+    print(summary(args.target, stages, time.monotonic() - started, (load_at_start, os.getloadavg()[0])),
+          flush=True)
+    every = [lane for stage in stages for lane in stage]
+    return 0 if all(lane.status in ("passed", "absent") for lane in every) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
