@@ -19,6 +19,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
+from kernels import AsyncIpcKernelManager
 from notebook_tools import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -75,8 +76,10 @@ def run_path(track: str, number: str, cells: tuple[int, ...]) -> str | None:
     nb = path_notebook(track, number, cells)
     folder = course.chapter_files(track)[number].parent
     # "immediate": the kernel is thrown away after the path, so a graceful shutdown only costs time (half a second)
+    # over ipc, not TCP: two workers starting kernels at once could be handed the same free port (tests/kernels.py)
     client = NotebookClient(nb, timeout=CELL_TIMEOUT, kernel_name="python3", record_timing=False,
-                            shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}})
+                            shutdown_kernel="immediate", resources={"metadata": {"path": str(folder)}},
+                            kernel_manager_class=AsyncIpcKernelManager)
     try:
         client.execute()
     except CellExecutionError as error:

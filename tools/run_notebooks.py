@@ -24,6 +24,11 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+# The kernels talk over Unix sockets, as make lab's and the tests' do (tests/kernels.py says why: over TCP, two
+# kernels starting at once can be handed the same free port, and ipykernel warns about TCP for every chapter).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
+from kernels import AsyncIpcKernelManager  # noqa: E402
+
 
 def merge_streams(outputs: list) -> list:
     """Join consecutive stdout (or stderr) chunks into one output, as a single print would give."""
@@ -56,6 +61,7 @@ def run(path: pathlib.Path) -> float:
         timeout=600,
         kernel_name="python3",
         record_timing=False,
+        kernel_manager_class=AsyncIpcKernelManager,
         resources={"metadata": {"path": str(path.parent)}},
     )
     started = time.perf_counter()
