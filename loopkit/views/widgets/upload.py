@@ -112,17 +112,18 @@ def transcript_upload(folder: str | pathlib.Path = "data") -> View:
     maps = [(tr("the detected format's preset"), DETECTED),
             *[(choice, choice) for choice in TOOL_MAP_CHOICES if choice not in (DETECTED, "none")],
             (tr("none: the names as written"), "none")]
-    style = {"description_width": "160px"}  # room for the Spanish "mapa de herramientas" (the layout test cut it at 80 px)
+    # room for the longest Spanish label, "presupuestos por herramienta" (the layout test at 1280 px cut it at 160 px)
+    style = {"description_width": "220px"}
     controls = {
         "upload": W.FileUpload(multiple=False, description=tr("Upload")),
         "sample": W.Dropdown(options=[(tr("(your upload)"), ""), *[(p.name, str(p)) for p in samples]], value="",
-                             description=tr("sample"), style=style, layout=W.Layout(width="36em")),
+                             description=tr("sample"), style=style, layout=W.Layout(width="40em")),
         "tool_map": W.Dropdown(options=maps, value=DETECTED, description=tr("tool map"), style=style,
-                               layout=W.Layout(width="36em")),
+                               layout=W.Layout(width="40em")),
         "budgets": W.Text(value="", placeholder="bash=60:80, read_file=40:60", description=tr("tool budgets"),
-                          continuous_update=False, style=style, layout=W.Layout(width="36em")),
+                          continuous_update=False, style=style, layout=W.Layout(width="40em")),
         "skip": W.Checkbox(value=False, description=tr("skip records that cannot be read (they are counted)"),
-                           indent=False),
+                           indent=False, layout=W.Layout(width="40em")),  # a checkbox's label is 300 px wide otherwise
     }
     forget = W.Button(description=tr("Forget"), tooltip=tr("Drop the uploaded file from the kernel's memory"))
     view = View(controls, render_upload, title=tr("Replay your own transcript"), buttons=[forget])
