@@ -51,3 +51,20 @@ def test_counts_come_from_pytests_junit_report(tmp_path, monkeypatch):
     lane = lanes.Lane("unit", "", [])
     lane.junit.write_text('<testsuites><testsuite tests="7" failures="1" errors="1" skipped="2"/></testsuites>')
     assert lanes.read_counts(lane) == {"passed": 3, "failed": 1, "errors": 1, "skipped": 2}
+
+
+def test_a_lanes_cpu_time_counts_what_its_processes_computed_not_the_time_they_waited(tmp_path, monkeypatch):
+    monkeypatch.setattr(lanes, "LOGS", tmp_path)
+    busy = "import time; end = time.process_time() + 0.4\nwhile time.process_time() < end: pass"
+    # the busy work happens in a grandchild, as pytest's kernels and servers do
+    computes = lanes.Lane("computes", "", ["python3", "-c", f"import subprocess; subprocess.run(['python3', '-c', {busy!r}])"],
+                          pytest=False)
+    waits = lanes.Lane("waits", "", ["python3", "-c", "import time; time.sleep(0.4)"], pytest=False)
+    for lane in (computes, waits):
+        lanes.run_lane(lane, stream=False, stop=None)
+        assert lane.status == "passed"
+    assert computes.cpu_seconds >= 0.35
+    assert waits.cpu_seconds < 0.2 and waits.seconds >= 0.4
+    failing = lanes.Lane("fails", "", ["python3", "-c", "raise SystemExit(3)"], pytest=False)
+    lanes.run_lane(failing, stream=False, stop=None)
+    assert (failing.status, failing.note) == ("failed", "exit status 3")
