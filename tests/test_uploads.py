@@ -96,7 +96,9 @@ def test_a_gzip_upload_is_the_same_replay_and_a_bomb_is_refused():
 
 
 def test_too_large_is_refused_before_reading_and_the_limit_itself_is_read():
-    at_limit = USER_LINE * (UPLOAD_LIMIT // len(USER_LINE))
+    # 8 MiB in lines of 64 KiB: the reading is what is tested at the limit, not 250,000 lines' worth of parsing
+    long_line = b'{"role": "user", "content": "' + b"x" * (64 * 1024 - 32) + b'"}\n'
+    at_limit = long_line * (UPLOAD_LIMIT // len(long_line))
     at_limit += b" " * (UPLOAD_LIMIT - len(at_limit))
     assert len(at_limit) == UPLOAD_LIMIT and read_upload(at_limit, "big.jsonl").problem is None
     reading = read_upload(at_limit + b"\n", "big.jsonl")
