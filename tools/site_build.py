@@ -297,8 +297,8 @@ def chapter_source(page: Page, track: str, reveals: dict[int, list], site_names:
         inserts.append((span.stop, exercise_box(qid, track, url)))
     for index, cell in enumerate(cells):
         if any(WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", [])):
-            inserts.append((index + 1, f'<p class="loopkit-stored-view">\n\n{words["stored view"].format(url=url)}'
-                                       "\n\n</p>"))
+            inserts.append((index + 1, f'<div class="loopkit-stored-view">\n\n{words["stored view"].format(url=url)}'
+                                       "\n\n</div>"))
     for position, text in sorted(inserts, key=lambda item: item[0], reverse=True):
         cells.insert(position, _markdown_cell(text))
     return nb
@@ -436,15 +436,34 @@ LANGUAGE_SWITCH = """\
 {%- endif %}
 """
 
+# The theme's search button (pydata-sphinx-theme's search-button-field.html, replaced here by name) is named
+# "Search" by an aria-label while it shows "Search Ctrl+K": axe-core counts that as a serious violation
+# (label-content-name-mismatch). Without the aria-label, its name is the words it shows. The classes are those the
+# theme's script looks for.
+SEARCH_BUTTON = """\
+<button class="btn search-button-field search-button__button pst-js-only" title="{{ _('Search') }}"
+        data-bs-placement="bottom" data-bs-toggle="tooltip">
+  <i class="fa-solid fa-magnifying-glass" aria-hidden="true"></i>
+  <span class="search-button__default-text">{{ _('Search') }}</span>
+  <span class="search-button__kbd-shortcut"><kbd class="kbd-shortcut__modifier">Ctrl</kbd>+<kbd
+    class="kbd-shortcut__modifier">K</kbd></span>
+</button>
+"""
+
 SITE_CSS = """\
 /* make site's additions (tools/site_build.py). A wide output scrolls inside its own box, never the page. */
 .cell_output, .output, .cell_output pre, .loopkit-exercise-box pre { max-width: 100%; overflow-x: auto; }
 .cell_output .widget-subarea, .cell_output .jupyter-widgets { max-width: 100%; overflow-x: auto; }
+/* a long name in running text or in a heading breaks at a phone's width rather than widening the page */
+.bd-article { overflow-wrap: anywhere; }
+.bd-article code.literal, .bd-article code.literal .pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+.bd-article table { display: block; max-width: 100%; overflow-x: auto; }
 .loopkit-exercise-box { border-left: 4px solid #0072B2; padding: 0.25rem 1rem; margin: 1rem 0; }
 .loopkit-exercise-box pre { white-space: pre-wrap; }
 .loopkit-exercise-box summary { cursor: pointer; font-weight: 600; }
 .loopkit-stored-view { font-style: italic; }
-.header-article-items__end { flex-wrap: nowrap; align-items: center; }
+/* the language switch beside the theme's buttons, not above them */
+.bd-header-article .header-article-items__end { display: flex; flex-wrap: nowrap; align-items: center; }
 .loopkit-language-switch { font-weight: 600; white-space: nowrap; }
 """
 
@@ -457,8 +476,8 @@ def setup(app) -> dict:
     def visit(self, node) -> None:
         classes = " ".join(node["classes"])
         self.body.append(f'<details class="admonition hide {classes}">\n<summary>\n'
-                         f'<span class="collapsed admonition-title">{html.escape(node["prompt_show"])}</span>\n'
-                         f'<span class="expanded admonition-title">{html.escape(node["prompt_hide"])}</span>\n'
+                         f'<p class="collapsed admonition-title">{html.escape(node["prompt_show"])}</p>\n'
+                         f'<p class="expanded admonition-title">{html.escape(node["prompt_hide"])}</p>\n'
                          "</summary>\n")
 
     app.add_node(HideCodeCellNode, override=True, html=(visit, depart_HideCellInput))
@@ -491,6 +510,7 @@ def write_sources(track: str, reveals: dict[pathlib.Path, dict[int, list]]) -> p
         f"import sys\nsys.path.insert(0, {str(TOOLS)!r})\n"
         f"from site_build import sphinx_config\nglobals().update(sphinx_config({track!r}))\n", encoding="utf-8")
     (folder / "_templates" / "language-switch.html").write_text(LANGUAGE_SWITCH, encoding="utf-8")
+    (folder / "_templates" / "search-button-field.html").write_text(SEARCH_BUTTON, encoding="utf-8")
     (folder / "_static" / "loopkit-site.css").write_text(SITE_CSS, encoding="utf-8")
     (folder / "_static" / "loopkit.svg").write_text(ICON, encoding="utf-8")
     copy_widget_manager(folder / "_static" / "widgets")
