@@ -8,11 +8,12 @@
 A lane is one command: the setup (make's install of .venv), lint, or one pytest run that selects its tests by
 folder and marker. The lanes of a stage run at the same time, the stages one after the other:
 
-    setup -> lint -> unit -> nbval -> paths -> browser | binder | hub
+    setup -> lint -> unit -> nbval -> paths -> browser | binder | hub | site
 
 unit, nbval and paths use both cores (pytest-xdist); the browser, Binder-like and hub lanes each start servers and
 kernels of their own (no shared port, folder or file; each writes its own build/ report), so they run side by
-side, each in its own pytest process.
+side, each in its own pytest process; so does the site lane (make site's build, into build/site/, and its own
+Chromium on it).
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane,
@@ -40,7 +41,7 @@ LOGS = ROOT / "build" / "lanes"
 PYTEST = [".venv/bin/python", "-m", "pytest"]
 HEAVY = ["browser", "binder", "hub"]
 # The markers a lane of its own takes; the unit lane is everything in tests/ and loopkit/ without them.
-OWN_MARKERS = ["browser", "binder", "hub", "paths"]
+OWN_MARKERS = ["browser", "binder", "hub", "paths", "site"]
 
 
 class Lane:
@@ -98,7 +99,9 @@ def lanes_for(target: str) -> list[list[Lane]]:
                          "browser", "tests/browser"),
              pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
                          "tests/test_binder.py"),
-             pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py")],
+             pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
+             pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
+                         "tests/browser/test_site.py")],
         ]
     return stages
 

@@ -538,7 +538,7 @@ ROOT_PAGE = """\
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>The loopkit workbook</title>
-<link rel="icon" href="en/_static/loopkit.svg">
+<link rel="icon" href="data:,">
 <meta http-equiv="refresh" content="0; url=en/index.html">
 <link rel="alternate" hreflang="en" href="en/index.html">
 <link rel="alternate" hreflang="es" href="es/index.html">
