@@ -20,8 +20,8 @@ tool), builds one site per track from sources this script writes into build/site
 - each view followed by a line saying that it responds only in a running chapter, with the launch link;
 - on every page, a link to the same page in the other track (``hreflang``).
 
-The reveals' outputs are kept in build/site-src/reveals/ by the chapter's hash, so a second build runs only the
-chapters that changed.
+The reveals' outputs are kept in build/site-src/reveals/ by the hash of the chapter and of loopkit, so a second build
+runs only the chapters that changed (all of them after a change to loopkit).
 """
 
 from __future__ import annotations
@@ -72,9 +72,12 @@ WORDS = {
         "intro": "How DeerFlow's loop detector recognises an agent that repeats its tool calls, and where that "
                  "recognition stops being evidence, in chapters you can read here and run in JupyterLab. Start with "
                  "the core course (about two hours), in order; the deep dives each say what they assume.",
+        "run": "Every page here can be read without installing anything. To run the chapters, [open the workbook on "
+               "Binder]({url}) (no install), or clone it and run `make lab` on your machine.",
         "core": "Core course",
         "deep dives": "Deep dives",
         "reference": "For learners and instructors",
+        "deep dives title": "The deep dives of the core chapters",
         "deep dives intro": "The deep dives of the core course's chapters, each after its chapter's key takeaways. "
                             "Each says in its first line what it assumes, and runs on its own from a fresh "
                             "kernel. The chapters after them are deep dives as a whole.",
@@ -98,9 +101,12 @@ WORDS = {
                  "herramientas, y dónde deja ese reconocimiento de ser evidencia, en capítulos que puedes leer aquí "
                  "y ejecutar en JupyterLab. Empieza por el curso básico (unas dos horas), en orden; cada sección a "
                  "fondo dice qué supone.",
+        "run": "Cada página se puede leer aquí sin instalar nada. Para ejecutar los capítulos, [abre el cuaderno en "
+               "Binder]({url}) (sin instalar nada), o clónalo y ejecuta `make lab TRACK=es` en tu equipo.",
         "core": "Curso básico",
         "deep dives": "A fondo",
         "reference": "Para estudiantes e instructores",
+        "deep dives title": "Las secciones a fondo de los capítulos básicos",
         "deep dives intro": "Las secciones a fondo de los capítulos del curso básico, cada una tras las ideas clave "
                             "de su capítulo. Cada una dice en su primera línea qué supone, y se ejecuta sola desde "
                             "un kernel nuevo. Los capítulos que siguen son a fondo enteros.",
@@ -213,17 +219,27 @@ def _run_for_reveals(path_text: str) -> dict[str, list]:
             for index, cell in enumerate(nb.cells) if is_reveal(cell)}
 
 
+def loopkit_stamp() -> bytes:
+    """A digest of loopkit's code and texts: a reveal prints what loopkit computes, in the words of its catalogs."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "loopkit").rglob("*")):
+        if path.suffix in (".py", ".po", ".json") and path.is_file():
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def reveal_outputs(paths: list[pathlib.Path], jobs: int = 2) -> dict[pathlib.Path, dict[int, list]]:
     """For each chapter, its reveal cells' outputs (by cell index) when it runs top to bottom: from
-    build/site-src/reveals/ when the chapter is unchanged, else from a run (``jobs`` kernels at a time)."""
+    build/site-src/reveals/ when neither the chapter nor loopkit changed, else from a run (``jobs`` kernels at a time)."""
     REVEALS.mkdir(parents=True, exist_ok=True)
+    code = loopkit_stamp()
     found: dict[pathlib.Path, dict[int, list]] = {}
     to_run = {}
     for path in paths:
         if not any(is_reveal(cell) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]):
             found[path] = {}
             continue
-        kept = REVEALS / f"{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}.json"
+        kept = REVEALS / f"{hashlib.sha256(path.read_bytes() + code).hexdigest()[:16]}.json"
         if kept.exists():
             found[path] = {int(k): v for k, v in json.loads(kept.read_text(encoding="utf-8")).items()}
         else:
@@ -358,7 +374,8 @@ def site_markdown(text: str, source: pathlib.Path, site_names: dict[pathlib.Path
 
 def index_page(track: str, ordered: list[Page]) -> str:
     words = WORDS[track]
-    parts = [f"# {words['title']}\n\n{words['intro']}\n"]
+    start = next(page for page in ordered if page.chapter)
+    parts = [f"# {words['title']}\n\n{words['intro']}\n\n{words['run'].format(url=launch_url(start))}\n"]
     for part in ("core", "deep dives", "reference"):
         names = "\n".join(page.name for page in ordered if page.part == part
                           or (part == "deep dives" and page.name == deep_dives_name(track)))
@@ -370,7 +387,7 @@ def deep_dives_page(track: str, chapters: list[Page]) -> str:
     from myst_parser.slugs import github_slugify
 
     words = WORDS[track]
-    lines = [f"# {words['deep dives']}\n", words["deep dives intro"], ""]
+    lines = [f"# {words['deep dives title']}\n", words["deep dives intro"], ""]
     for page in chapters:
         if page.part != "core":
             continue
@@ -518,12 +535,13 @@ def write_sources(track: str, reveals: dict[pathlib.Path, dict[int, list]]) -> p
 
 
 def copy_widget_manager(into: pathlib.Path) -> None:
-    """@jupyter-widgets/html-manager's standalone bundle and the fonts it loads beside it (not its source map)."""
+    """@jupyter-widgets/html-manager's standalone bundle and the fonts it loads beside it, in the formats browsers of
+    this decade ask for (WOFF2, WOFF): the package's EOT, TTF and SVG copies (3.4 MB) serve older ones only."""
     if not (WIDGETS_DIST / "embed.js").exists():
         raise SiteError(f"{WIDGETS_DIST / 'embed.js'} is missing: `make site` installs @jupyter-widgets/html-manager "
                         "from npm (package.json) under .venv/node; it needs Node.js and npm")
     for path in WIDGETS_DIST.iterdir():
-        if path.name == "embed.js" or path.suffix in (".woff", ".woff2", ".ttf", ".eot", ".svg"):
+        if path.name == "embed.js" or path.suffix in (".woff", ".woff2"):
             shutil.copy2(path, into / path.name)
 
 
@@ -562,6 +580,9 @@ def sphinx_build(track: str, source: pathlib.Path) -> None:
         raise SiteError(f"sphinx-build of the {track} track failed:\n{done.stdout}\n{done.stderr}")
     if done.stderr.strip():
         print(done.stderr.strip(), file=sys.stderr)
+    # The themes' source maps serve only a developer's tools; a reader's browser never asks for them.
+    for source_map in out.rglob("*.map"):
+        source_map.unlink()
 
 
 def build(jobs: int = 2) -> pathlib.Path:
