@@ -574,7 +574,8 @@ ROOT_PAGE = """\
 
 def sphinx_build(track: str, source: pathlib.Path) -> None:
     out = SITE / track
-    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", str(source), str(out)]
+    # -W: a warning (a link to a page or heading the site does not have, say) fails the build, after all are listed
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-W", "--keep-going", str(source), str(out)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         raise SiteError(f"sphinx-build of the {track} track failed:\n{done.stdout}\n{done.stderr}")
