@@ -42,12 +42,20 @@ def test_each_page_has_its_twin_in_the_other_track():
 def test_a_page_without_a_twin_fails_naming_it():
     english = site_build.pages("en")
     spanish = site_build.pages("es")
-    with pytest.raises(site_build.SiteError, match="glosario"):
-        site_build.twins(english[:-1], spanish)
+    without_glossary = [page for page in english if page.name != "glossary"]
+    with pytest.raises(site_build.SiteError, match=r"no twin in the other track for 'glosario' \(docs/es/glosario.md\)$"):
+        site_build.twins(without_glossary, spanish)
     swapped = spanish[:]
     swapped[1], swapped[2] = swapped[2], swapped[1]
-    with pytest.raises(site_build.SiteError, match="no twin"):
+    with pytest.raises(site_build.SiteError, match="different orders: '00_start_here' where the other track has "
+                                                   "'01_normalizacion'"):
         site_build.twins(english, swapped)
+
+
+def test_a_missing_guide_stops_the_build_naming_it(monkeypatch):
+    monkeypatch.setattr(site_build, "REFERENCE", [*site_build.REFERENCE, ("missing.md", "es/falta.md")])
+    with pytest.raises(site_build.SiteError, match="docs/es/falta.md"):
+        site_build.pages("es")
 
 
 def chapter_page(number: str, track: str = "en"):

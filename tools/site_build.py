@@ -138,12 +138,15 @@ def other(track: str) -> str:
 
 @dataclass(frozen=True)
 class Page:
-    """One page of a track's site: its name in the site (``05_detector``, ``glossario``), the committed file it is
-    made from (None for a page the site writes itself), and the part of the site it is listed in."""
+    """One page of a track's site: its name in the site (``05_detector``, ``glosario``), the committed file it is
+    made from (None for a page the site writes itself), the part of the site it is listed in, and what it is in
+    either track (``key``: the chapter's number, the English guide's file name, or the generated page's name), which
+    pairs it with its twin."""
 
     name: str
     source: pathlib.Path | None
-    part: str   # "core", "deep dives" or "reference"
+    part: str   # "home", "core", "deep dives" or "reference"
+    key: str
     chapter: str | None = None
 
 
@@ -157,7 +160,7 @@ def chapter_pages(track: str) -> list[Page]:
             raise SiteError(f"notebooks/course.toml declares chapter {number}, but the {track} track has no "
                             f"{number}_*.ipynb")
         path = files[number]
-        found.append(Page(path.stem, path, "core" if entry.get("core", True) else "deep dives", number))
+        found.append(Page(path.stem, path, "core" if entry.get("core", True) else "deep dives", number, number))
     return found
 
 
@@ -165,11 +168,14 @@ def pages(track: str) -> list[Page]:
     """Every page of a track's site, in the order of its table of contents (the index page first)."""
     chapters = chapter_pages(track)
     column = 0 if track == "en" else 1
-    reference = [Page(pathlib.Path(pair[column]).stem, ROOT / "docs" / pair[column], "reference")
+    reference = [Page(pathlib.Path(pair[column]).stem, ROOT / "docs" / pair[column], "reference", pair[0])
                  for pair in REFERENCE]
-    return ([Page("index", None, "home")]
+    missing = [page.source.relative_to(ROOT).as_posix() for page in reference if not page.source.exists()]
+    if missing:
+        raise SiteError(f"the site's guides are missing: {', '.join(missing)} (tools/site_build.py, REFERENCE)")
+    return ([Page("index", None, "home", "index")]
             + [page for page in chapters if page.part == "core"]
-            + [Page(deep_dives_name(track), None, "deep dives")]
+            + [Page(deep_dives_name(track), None, "deep dives", "deep dives")]
             + [page for page in chapters if page.part == "deep dives"]
             + reference)
 
@@ -179,18 +185,21 @@ def deep_dives_name(track: str) -> str:
 
 
 def twins(first: list[Page], second: list[Page]) -> dict[str, str]:
-    """Each page of one track with its twin in the other: pages in the same place of the same order. Raises
-    SiteError naming a page without a twin, or a pair that are not the same chapter."""
-    if len(first) != len(second):
-        names = {page.name for page in first} ^ {page.name for page in second}
-        raise SiteError(f"the tracks have {len(first)} and {len(second)} pages: no twin for {sorted(names)}")
-    pairs = {}
-    for mine, theirs in zip(first, second, strict=True):
-        if mine.part != theirs.part or mine.chapter != theirs.chapter:
-            raise SiteError(f"page {mine.name!r} ({mine.part}) has no twin: the other track has {theirs.name!r} "
-                            f"({theirs.part}) in its place")
-        pairs[mine.name] = theirs.name
-    return pairs
+    """Each page of one track (``first``) with its twin in the other (``second``): the page that is the same
+    chapter, guide or generated page (the same ``key``), in the same place of the order. Raises SiteError naming a
+    page without a twin, or twins in different places."""
+    theirs = {page.key: page for page in second}
+    alone = [page for page in first if page.key not in theirs]
+    alone += [page for page in second if page.key not in {mine.key for mine in first}]
+    if alone:
+        raise SiteError("no twin in the other track for " + ", ".join(
+            f"{page.name!r} ({page.source.relative_to(ROOT) if page.source else 'written by the site'})"
+            for page in alone))
+    for mine, twin in zip(first, second, strict=True):
+        if mine.key != twin.key:
+            raise SiteError(f"the tracks list their pages in different orders: {mine.name!r} where the other track "
+                            f"has {twin.name!r}")
+    return {page.name: theirs[page.key].name for page in first}
 
 
 def twin_map() -> dict[str, dict[str, str]]:
