@@ -12,7 +12,7 @@ import re
 import sys
 
 import pytest
-from notebook_tools import ROOT, chapters, load, source
+from notebook_tools import ROOT, all_chapters, chapters, load, source
 
 sys.path.insert(0, str(ROOT / "tools"))
 import chapter_times  # noqa: E402
@@ -134,8 +134,6 @@ def test_a_deep_dive_the_file_lacks_or_one_the_chapter_lacks_is_caught():
 def test_every_deep_dive_says_what_it_assumes_and_its_spanish_twin_is_a_fondo():
     for number in course.chapter_files():
         for dive in course.deep_dives(course.cells_of(number)):
-            if not dive.heading.startswith(course.DEEP_DIVE_PREFIX["en"]):
-                continue   # the older "(optional)" mark, read until the chapters are converted
             opening = "\n".join(source(course.cells_of(number)[i]) for i in dive.cells[:2])
             assert "*Assumes:*" in opening, f"chapter {number}'s {dive.heading!r} does not say what it assumes"
             there = course.heading_in("es", number, dive.heading)
@@ -145,12 +143,12 @@ def test_every_deep_dive_says_what_it_assumes_and_its_spanish_twin_is_a_fondo():
 
 
 def test_no_chapter_marks_a_section_optional_any_more():
-    """The "(optional)" mark gave way to "## Deep dive:" (issue 31); tools/course.py still reads it, this test
-    refuses it."""
-    marked = {number: [d.heading for d in course.deep_dives(course.cells_of(number))
-                       if d.heading.endswith(course.OLD_MARK)]
-              for number in course.chapter_files()}
-    assert not {n: h for n, h in marked.items() if h}, "sections still marked (optional)"
+    """The "(optional)" mark gave way to "## Deep dive:" (issue 31), and tools/course.py no longer reads it: a heading
+    marked so would now sit on the core path, so no heading of either track may carry it."""
+    marked = [(path.name, line) for path in all_chapters() for cell in load(path)["cells"] if cell["cell_type"] == "markdown"
+              for line in source(cell).splitlines()
+              if line.startswith("#") and re.search(r"\((?:optional|opcional)\)\s*$", line, re.IGNORECASE)]
+    assert not marked, f"headings still marked optional: {marked}"
 
 
 def test_the_spanish_time_line_states_the_same_numbers():
@@ -235,10 +233,6 @@ def test_the_model_counts_words_cells_widgets_and_exercises():
     assert exercises == 3 + 7.5
     assert outside == pytest.approx(1 + 0.75 + 7.5 + 5 / 150)
     assert [c.place for c in costs if c.term == "exercise"] == ["core", "deep dive"]
-    # the older "(optional)" mark is read the same way, until every chapter is converted
-    older = [dict(c, source=c["source"].replace("## Deep dive: extra", "## Extra, later (optional)")) for c in cells]
-    assert sum(c.minutes for c in chapter_times.cell_costs(older, {"1.1": "value", "1.2": "function"})
-               if not c.on_core_path) == pytest.approx(outside)
     assert [chapter_times.round_up(m) for m in (0, 0.1, 5, 5.01)] == [0, 5, 5, 10]
 
 

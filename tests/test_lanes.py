@@ -13,17 +13,17 @@ spec.loader.exec_module(lanes)
 
 
 def names(stages):
-    return [[lane.name for lane in stage] for stage in stages]
+    return [[[lane.name for lane in chain] for chain in stage] for stage in stages]
 
 
-def test_make_test_runs_every_lane_the_heavy_ones_side_by_side():
-    assert names(lanes.lanes_for("test")) == [["setup"], ["lint"], ["unit"], ["nbval"], ["paths"],
-                                              ["browser", "binder", "hub", "site"]]
-    assert names(lanes.lanes_for("test-quick")) == [["setup"], ["lint"], ["unit"], ["nbval"]]
+def test_make_test_runs_its_own_tests_beside_the_environments_it_builds():
+    assert names(lanes.lanes_for("test")) == [[["setup"]], [["lint", "unit", "nbval", "paths", "browser"],
+                                                             ["binder", "hub", "site"]]]
+    assert names(lanes.lanes_for("test-quick")) == [[["setup"]], [["lint", "unit", "nbval"]]]
 
 
 def test_the_unit_lane_leaves_out_every_marker_that_has_a_lane_of_its_own():
-    [[unit]] = [stage for stage in lanes.lanes_for("test") if stage[0].name == "unit"]
+    [unit] = [lane for lane in lanes.every_lane(lanes.lanes_for("test")) if lane.name == "unit"]
     marker = unit.command[unit.command.index("-m") + 1]
     assert marker == "not browser and not binder and not hub and not paths and not site"
     assert "notebooks" not in unit.command and "-n" in unit.command
@@ -32,9 +32,9 @@ def test_the_unit_lane_leaves_out_every_marker_that_has_a_lane_of_its_own():
 def test_the_summary_names_each_lane_and_what_a_failure_kept_from_running():
     stages = lanes.lanes_for("test")
     status = {"setup": "passed", "lint": "passed", "unit": "failed", "nbval": "not reached", "paths": "absent"}
-    for lane in (lane for stage in stages for lane in stage):
+    for lane in lanes.every_lane(stages):
         lane.status = status.get(lane.name, "not reached")
-    unit = stages[2][0]
+    [unit] = [lane for lane in lanes.every_lane(stages) if lane.name == "unit"]
     unit.counts, unit.seconds = {"passed": 10, "failed": 2, "errors": 1, "skipped": 3}, 75
     text = lanes.summary("test", stages, 80, (1.5, 2.5))
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith("  ") and len(line.split()) > 1}
@@ -51,3 +51,61 @@ def test_counts_come_from_pytests_junit_report(tmp_path, monkeypatch):
     lane = lanes.Lane("unit", "", [])
     lane.junit.write_text('<testsuites><testsuite tests="7" failures="1" errors="1" skipped="2"/></testsuites>')
     assert lanes.read_counts(lane) == {"passed": 3, "failed": 1, "errors": 1, "skipped": 2}
+
+
+def test_a_lanes_cpu_time_counts_what_its_processes_computed_not_the_time_they_waited(tmp_path, monkeypatch):
+    monkeypatch.setattr(lanes, "LOGS", tmp_path)
+    busy = "import time; end = time.process_time() + 0.4\nwhile time.process_time() < end: pass"
+    # the busy work happens in a grandchild, as pytest's kernels and servers do
+    computes = lanes.Lane("computes", "", ["python3", "-c", f"import subprocess; subprocess.run(['python3', '-c', {busy!r}])"],
+                          pytest=False)
+    waits = lanes.Lane("waits", "", ["python3", "-c", "import time; time.sleep(0.4)"], pytest=False)
+    for lane in (computes, waits):
+        lanes.run_lane(lane, stream=False, stop=None)
+        assert lane.status == "passed"
+    assert computes.cpu_seconds >= 0.35
+    assert waits.cpu_seconds < 0.2 and waits.seconds >= 0.4
+    failing = lanes.Lane("fails", "", ["python3", "-c", "raise SystemExit(3)"], pytest=False)
+    lanes.run_lane(failing, stream=False, stop=None)
+    assert (failing.status, failing.note) == ("failed", "exit status 3")
+
+
+def quick_lane(name, code):
+    return lanes.Lane(name, "", ["python3", "-c", code], pytest=False)
+
+
+def meets(mine, theirs):
+    """A lane that leaves a file and passes only if the other lane's file appears while it runs: two such lanes
+    both pass only when they run at the same time."""
+    return (f"import pathlib, time; pathlib.Path({str(mine)!r}).touch(); end = time.monotonic() + 20\n"
+            f"while not pathlib.Path({str(theirs)!r}).exists():\n"
+            f"    time.sleep(0.05)\n"
+            f"    if time.monotonic() > end: raise SystemExit('alone')")
+
+
+def test_chains_run_side_by_side_and_a_failure_stops_only_its_own_chain(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(lanes, "LOGS", tmp_path)
+    first, second = tmp_path / "first", tmp_path / "second"
+    slow_then_fail = [quick_lane("waits", meets(first, second)), quick_lane("fails", "raise SystemExit(1)"),
+                      quick_lane("after", "pass")]
+    other = [quick_lane("other", meets(second, first)), quick_lane("other2", "pass")]
+    lanes.run_stage([slow_then_fail, other], lanes.threading.Event())
+    status = {lane.name: lane.status for lane in slow_then_fail + other}
+    # without --fail-fast every lane runs, also the one after the failure in its own chain
+    assert status == {"waits": "passed", "fails": "failed", "after": "passed", "other": "passed", "other2": "passed"}
+    assert "--- lane fails: failed" in capsys.readouterr().out
+
+
+def test_with_fail_fast_no_lane_of_any_chain_starts_after_a_failure(tmp_path, monkeypatch):
+    monkeypatch.setattr(lanes, "LOGS", tmp_path)
+    failed = tmp_path / "failed"
+    failing = [quick_lane("fails", f"import pathlib; pathlib.Path({str(failed)!r}).touch(); raise SystemExit(1)"),
+               quick_lane("after", "pass")]
+    # still running when the other chain's lane fails: it ends two seconds after that lane has left its file
+    ends_after_the_failure = (f"import pathlib, time\nwhile not pathlib.Path({str(failed)!r}).exists(): "
+                              f"time.sleep(0.05)\ntime.sleep(2)")
+    other = [quick_lane("other", ends_after_the_failure), quick_lane("other2", "pass")]
+    stop = lanes.threading.Event()
+    lanes.run_stage([failing, other], stop, fail_fast=True)
+    assert stop.is_set()
+    assert [lane.status for lane in failing + other] == ["failed", "not reached", "passed", "not reached"]

@@ -17,9 +17,9 @@ import sys
 
 import nbformat
 import pytest
+from kernels import AsyncIpcKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
-from kernels import AsyncIpcKernelManager
 from notebook_tools import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -139,11 +139,6 @@ def test_a_deep_dive_or_a_checklist_alone_is_the_title_the_setup_and_its_section
     assert course.section_path(CHAPTER, [dive]) == (0, 1, 6, 7, 8, 9), "a fenced '# ...' line opens no section"
     checklist, = course.checklists(CHAPTER)
     assert course.section_path(CHAPTER, [checklist]) == (0, 1, 10, 11)
-
-
-def test_the_older_optional_mark_still_leaves_the_core_path_until_the_chapters_are_converted():
-    older = CHAPTER[:6] + [md("### Try it (optional)"), code("w = 2"), md("## Back"), code("v = 3")]
-    assert course.core_path(older) == (0, 1, 2, 3, 4, 5, 8, 9)
 
 
 def test_every_chapter_has_its_paths_and_every_plan_slot_with_a_chapter_is_one():

@@ -33,8 +33,7 @@ docs/time-model.md, where a test keeps every stated time within 15% of its estim
 
 **The core path.** A chapter's *core path* is its title, its setup cell and its core sections; its deep dives (a
 section whose heading starts with "Deep dive:", up to the next heading of the same or a higher level) and its
-``## Checklist`` are outside it (tools/course.py reads the headings; until every chapter is converted, a heading that
-ends in "(optional)" also opens a section outside it). The **core course** is the core paths of the chapters
+``## Checklist`` are outside it (tools/course.py reads the headings). The **core course** is the core paths of the chapters
 notebooks/course.toml lists as core, in its order; their stated core-path minutes add up to at most its ``limit``
 (120). Only English chapters are read: a twin states its English chapter's times.
 
@@ -450,7 +449,7 @@ MAP_WORDS = {
         "whole": "el capítulo entero",
     },
 }
-DEEP_DIVE_LABEL = re.compile(r"^(?:Deep dive|A fondo):\s*|\s*\((?:optional|opcional)\)$")
+DEEP_DIVE_LABEL = re.compile(r"^(?:Deep dive|A fondo):\s*")
 
 
 def anchor(heading: str) -> str:

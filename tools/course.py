@@ -11,8 +11,7 @@ one). Each part has a place:
 
 - ``title``: the title cell, and anything before the first ``##`` heading;
 - ``deep dive``: a section whose heading starts with ``Deep dive:``, up to the next heading of the same or a higher
-  level (the older convention, a heading that ends in ``(optional)``, is read the same way until every chapter has
-  left it; ``tests/test_paths.py`` says which chapters still use it);
+  level;
 - ``checklist``: the ``## Checklist`` section;
 - ``core``: everything else. A chapter's *core path* is its title and core parts.
 
@@ -44,8 +43,6 @@ HEADING = re.compile(r"^(#{1,6}) (.*)$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 
 DEEP_DIVE_PREFIX = {"en": "Deep dive:", "es": "A fondo:"}
-#: The older mark of a section outside the core path; read until every chapter has become the new shape.
-OLD_MARK = "(optional)"
 CHECKLIST = re.compile(r"^Checklist\b")
 
 Place = Literal["title", "core", "deep dive", "checklist"]
@@ -107,12 +104,12 @@ def outside_core(heading: str) -> Place | None:
 
     >>> outside_core("Deep dive: what 12 hex characters hold"), outside_core("Checklist: back to the source")
     ('deep dive', 'checklist')
-    >>> outside_core("The hash layer goes first") is None, outside_core("Practice (optional)")
-    (True, 'deep dive')
+    >>> outside_core("The hash layer goes first") is None
+    True
     """
     if CHECKLIST.match(heading):
         return "checklist"
-    if heading.startswith(DEEP_DIVE_PREFIX["en"]) or heading.endswith(OLD_MARK):
+    if heading.startswith(DEEP_DIVE_PREFIX["en"]):
         return "deep dive"
     return None
 

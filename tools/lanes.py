@@ -6,22 +6,27 @@
     python3 tools/lanes.py test --fail-fast           # stop at the first failed lane
 
 A lane is one command: the setup (make's install of .venv), lint, or one pytest run that selects its tests by
-folder and marker. The lanes of a stage run at the same time, the stages one after the other:
+folder and marker. After the setup, make test runs two chains of lanes side by side; each chain runs its lanes one
+after the other:
 
-    setup -> lint -> unit -> nbval -> paths -> browser | binder | hub | site
+    setup -> lint -> unit -> nbval -> paths -> browser
+          -> binder -> hub -> site
 
-unit, nbval and paths use both cores (pytest-xdist); the browser, Binder-like and hub lanes each start servers and
-kernels of their own (no shared port, folder or file; each writes its own build/ report), so they run side by
-side, each in its own pytest process; so does the site lane (make site's build, into build/site/, and its own
-Chromium on it).
+The first chain is the checkout's own tests, cheapest first; the second builds environments of its own: the
+Binder-like one (a new virtual environment, pip installs, then every chapter), a JupyterHub with twenty learners, and
+the static site (make site, into build/site/, every page of it then opened in its own Chromium).
+On two cores the chains share the CPU: the second fills the time the first spends waiting (the browser waits for
+JupyterLab; pytest-xdist's two workers wait for the slower one at the end of a lane), and neither shares a port,
+folder or file with the other (each lane writes its own build/ report). unit, nbval and paths use both cores
+(pytest-xdist).
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
-failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane,
-and so does Ctrl-C. The summary then names each lane as passed, failed, or not reached, with its test counts (from
-pytest's JUnit XML) and its wall time, and ends with one line of totals. The exit status is 1 when any lane did not
-pass. Each lane's whole output is kept in build/lanes/<lane>.log.
+failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
+(no lane starts after it), and so does Ctrl-C. The summary then names each lane as passed, failed, or not reached,
+with its test counts (from pytest's JUnit XML), its wall time and its CPU time, and ends with one line of totals. The
+exit status is 1 when any lane did not pass. Each lane's whole output is kept in build/lanes/<lane>.log.
 
-Standard library only, Python 3.8 or newer: it runs before .venv exists, with the Python that creates it.
+Standard library only, Python 3.9 or newer: it runs before .venv exists, with the Python that creates it.
 """
 
 from __future__ import annotations
@@ -39,7 +44,6 @@ import xml.etree.ElementTree as ElementTree
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LOGS = ROOT / "build" / "lanes"
 PYTEST = [".venv/bin/python", "-m", "pytest"]
-HEAVY = ["browser", "binder", "hub"]
 # The markers a lane of its own takes; the unit lane is everything in tests/ and loopkit/ without them.
 OWN_MARKERS = ["browser", "binder", "hub", "paths", "site"]
 
@@ -53,6 +57,7 @@ class Lane:
         self.requires = requires            # a file the lane's tests live in: without it, the lane is absent
         self.status = "not reached"          # passed | failed | not reached | absent
         self.seconds: float | None = None
+        self.cpu_seconds: float | None = None  # user + system time of the lane's processes (those that were waited for)
         self.counts: dict[str, int] = {}
         self.note = ""
 
@@ -75,35 +80,42 @@ def pytest_lane(name: str, holds: str, *args: str, requires: str | None = None) 
     return Lane(name, holds, list(args), requires=requires)
 
 
-def lanes_for(target: str) -> list[list[Lane]]:
-    """The stages of ``target`` (test or test-quick): a list of stages, each a list of lanes run together."""
+def lanes_for(target: str) -> list[list[list[Lane]]]:
+    """The stages of ``target`` (test or test-quick). A stage is a list of chains that run side by side; a chain is a
+    list of lanes that run one after the other."""
     not_own = " and ".join(f"not {marker}" for marker in OWN_MARKERS)
     setup = Lane("setup", "make's install: .venv, the locks, loopkit, the translations"
                  + (", Chromium and npm's tools" if target == "test" else ""),
                  ["make", "--no-print-directory", "test-setup" if target == "test" else "test-quick-setup"],
                  pytest=False)
-    stages = [
-        [setup],
-        [Lane("lint", "Ruff and mypy on loopkit/", ["make", "--no-print-directory", "lint"], pytest=False)],
-        [pytest_lane("unit", "unit, property, docstring and widget tests (tests/, loopkit/), on two processes",
-                     "-n", "2", "--dist", "loadfile", "-m", not_own, "tests", "loopkit")],
-        [pytest_lane("nbval", "every chapter of both tracks under strict nbval, on two processes (a notebook's "
-                     "cells stay in one process, in order)", "-n", "2", "--dist", "loadfile", "notebooks")],
+    own_tests = [
+        Lane("lint", "Ruff and mypy on loopkit/", ["make", "--no-print-directory", "lint"], pytest=False),
+        pytest_lane("unit", "unit, property, docstring and widget tests (tests/, loopkit/), on two processes",
+                    "-n", "2", "--dist", "loadfile", "-m", not_own, "tests", "loopkit"),
+        pytest_lane("nbval", "every chapter of both tracks under strict nbval, on two processes (a notebook's "
+                    "cells stay in one process, in order)", "-n", "2", "--dist", "loadfile", "notebooks"),
     ]
-    if target == "test":
-        stages += [
-            [pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
-                         "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")],
-            [pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
-                         "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist", "loadgroup", "-m",
-                         "browser", "tests/browser"),
-             pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
-                         "tests/test_binder.py"),
-             pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
-             pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
-                         "tests/browser/test_site.py")],
-        ]
-    return stages
+    if target == "test-quick":
+        return [[[setup]], [own_tests]]
+    own_tests += [
+        pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
+                    "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py"),
+        pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
+                    "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist",
+                    "loadgroup", "-m", "browser", "tests/browser"),
+    ]
+    environments = [
+        pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder", "tests/test_binder.py"),
+        pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
+        pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
+                    "tests/browser/test_site.py"),
+    ]
+    return [[[setup]], [own_tests, environments]]
+
+
+def every_lane(stages: list[list[list[Lane]]]) -> list[Lane]:
+    """The lanes of ``stages`` in the order the summary names them: stage by stage, chain by chain."""
+    return [lane for stage in stages for chain in stage for lane in chain]
 
 
 def read_counts(lane: Lane) -> dict[str, int]:
@@ -142,7 +154,7 @@ def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
             if stream:
                 sys.stdout.write(line)
                 sys.stdout.flush()
-        code = process.wait()
+        code, lane.cpu_seconds = wait_with_cpu_time(process)
     lane.seconds = time.monotonic() - started
     if lane.pytest:
         lane.counts = read_counts(lane)
@@ -156,6 +168,16 @@ def run_lane(lane: Lane, *, stream: bool, stop: threading.Event) -> None:
             lane.note = "interrupted"
 
 
+def wait_with_cpu_time(process: subprocess.Popen) -> tuple[int, float]:
+    """Wait for ``process``; its exit status and the CPU seconds it and its waited-for children used.
+
+    On two cores the lanes that run side by side share the CPU, so a lane's wall time says little about what it costs;
+    its CPU time does (the summary shows both)."""
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, usage.ru_utime + usage.ru_stime
+
+
 def failure_excerpt(lane: Lane, lines: int = 60) -> str:
     """The end of a failed lane's log: pytest's short summary, or the last lines."""
     text = lane.log.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -164,26 +186,40 @@ def failure_excerpt(lane: Lane, lines: int = 60) -> str:
     return "\n".join(text[start:start + lines])
 
 
-def run_stage(stage: list[Lane], stop: threading.Event) -> None:
+def run_chain(chain: list[Lane], stop: threading.Event, *, stream: bool, fail_fast: bool) -> None:
+    """Run the lanes of ``chain`` one after the other, until ``stop`` is set (Ctrl-C, or a failed lane with
+    --fail-fast: then no lane of any chain starts after it)."""
+    for lane in chain:
+        if stop.is_set():
+            return
+        if stream:
+            print(f"\n=== lane {lane.name}: {lane.holds}", flush=True)
+        run_lane(lane, stream=stream, stop=stop)
+        if not stream:
+            print(f"--- lane {lane.name}: {lane.status} in {format_seconds(lane.seconds)} "
+                  f"{format_counts(lane.counts)}", flush=True)
+            if lane.status == "failed":
+                print(failure_excerpt(lane), flush=True)
+        if lane.status == "failed" and fail_fast:
+            stop.set()
+
+
+def run_stage(stage: list[list[Lane]], stop: threading.Event, *, fail_fast: bool = False) -> None:
+    """Run the chains of ``stage`` side by side. A chain alone streams its output; chains side by side write only
+    their logs, and a line as each lane ends (with the end of its log when it failed)."""
     if len(stage) == 1:
-        print(f"\n=== lane {stage[0].name}: {stage[0].holds}", flush=True)
-        run_lane(stage[0], stream=True, stop=stop)
+        run_chain(stage[0], stop, stream=True, fail_fast=fail_fast)
         return
-    names = ", ".join(lane.name for lane in stage)
-    print(f"\n=== lanes {names}, side by side (their output: build/lanes/<lane>.log)", flush=True)
-    pending = [(lane, threading.Thread(target=run_lane, args=(lane,), kwargs={"stream": False, "stop": stop},
-                                       name=lane.name)) for lane in stage]
-    for _, thread in pending:
+    for chain in stage:
+        print(f"\n=== side by side: {' -> '.join(lane.name for lane in chain)}", flush=True)
+    print("(their output: build/lanes/<lane>.log)", flush=True)
+    threads = [threading.Thread(target=run_chain, args=(chain, stop), kwargs={"stream": False, "fail_fast": fail_fast}, daemon=True)
+               for chain in stage]
+    for thread in threads:
         thread.start()
-    while pending:
-        for lane, thread in list(pending):
-            thread.join(timeout=1)
-            if not thread.is_alive():
-                pending.remove((lane, thread))
-                print(f"--- lane {lane.name}: {lane.status} in {format_seconds(lane.seconds)} "
-                      f"{format_counts(lane.counts)}", flush=True)
-                if lane.status == "failed":
-                    print(failure_excerpt(lane), flush=True)
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(timeout=1)  # a short wait, so that Ctrl-C reaches the main thread
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -198,21 +234,23 @@ def format_counts(counts: dict[str, int]) -> str:
     return ", ".join(shown)
 
 
-def summary(target: str, stages: list[list[Lane]], seconds: float, load: tuple[float, float]) -> str:
-    lanes = [lane for stage in stages for lane in stage]
+def summary(target: str, stages: list[list[list[Lane]]], seconds: float, load: tuple[float, float]) -> str:
+    lanes = every_lane(stages)
     width = max(len(lane.name) for lane in lanes)
     lines = ["", f"=== make {target}: every lane, in order (logs in build/lanes/)"]
     for lane in lanes:
         detail = format_counts(lane.counts)
         note = f" ({lane.note})" if lane.note else ""
-        lines.append(f"  {lane.name:<{width}}  {lane.status:<11} {format_seconds(lane.seconds):>12}  "
+        cpu = f"CPU {format_seconds(lane.cpu_seconds)}" if lane.cpu_seconds is not None else ""
+        lines.append(f"  {lane.name:<{width}}  {lane.status:<11} {format_seconds(lane.seconds):>12}  {cpu:>14}  "
                      f"{detail}{note}")
     totals = {key: sum(lane.counts.get(key, 0) for lane in lanes) for key in ("passed", "failed", "errors",
                                                                              "skipped")}
     failed = [lane.name for lane in lanes if lane.status == "failed"]
     unreached = [lane.name for lane in lanes if lane.status == "not reached"]
-    lines.append(f"  wall time {format_seconds(seconds)}; load average (1 min) {load[0]:.1f} at the start, "
-                 f"{load[1]:.1f} at the end")
+    cpu = sum(lane.cpu_seconds or 0 for lane in lanes)
+    lines.append(f"  wall time {format_seconds(seconds)}, CPU time {format_seconds(cpu)} on {os.cpu_count()} cores; "
+                 f"load average (1 min) {load[0]:.1f} at the start, {load[1]:.1f} at the end")
     verdict = "; ".join(f"{what}: {', '.join(names)}" for what, names in (("failed", failed),
                                                                           ("not reached", unreached)) if names)
     verdict = verdict or "every lane passed"
@@ -231,12 +269,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     stages = lanes_for(args.target)
-    known = [lane.name for stage in stages for lane in stage]
+    known = [lane.name for lane in every_lane(stages)]
     if args.only:
         unknown = sorted(set(args.only) - set(known))
         if unknown:
             parser.error(f"no lane {', '.join(unknown)} in make {args.target}; its lanes: {', '.join(known)}")
-        stages = [[lane for lane in stage if lane.name == "setup" or lane.name in args.only] for stage in stages]
+        stages = [[[lane for lane in chain if lane.name == "setup" or lane.name in args.only] for chain in stage]
+                  for stage in stages]
+        stages = [[chain for chain in stage if chain] for stage in stages]
         stages = [stage for stage in stages if stage]
     LOGS.mkdir(parents=True, exist_ok=True)
     load_at_start = os.getloadavg()[0]
@@ -244,19 +284,18 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     try:
         for stage in stages:
-            run_stage(stage, stop)
-            failed = [lane for lane in stage if lane.status == "failed"]
-            if failed and (args.fail_fast or stage[0].name == "setup"):
+            run_stage(stage, stop, fail_fast=args.fail_fast)
+            setup_failed = any(lane.name == "setup" and lane.status == "failed" for chain in stage for lane in chain)
+            if setup_failed or stop.is_set():
                 break
     except KeyboardInterrupt:
         stop.set()
-        for lane in (lane for stage in stages for lane in stage):
+        for lane in every_lane(stages):
             if lane.status == "not reached" and lane.seconds is None and lane.log.exists():
                 lane.status, lane.note = "failed", "interrupted"
     print(summary(args.target, stages, time.monotonic() - started, (load_at_start, os.getloadavg()[0])),
           flush=True)
-    every = [lane for stage in stages for lane in stage]
-    return 0 if all(lane.status in ("passed", "absent") for lane in every) else 1
+    return 0 if all(lane.status in ("passed", "absent") for lane in every_lane(stages)) else 1
 
 
 if __name__ == "__main__":
