@@ -11,7 +11,7 @@ TEST_STAMP := $(VENV)/.test-installed
 # It is installed under .venv/node (git-ignored with .venv, removed by make clean), not into the checkout.
 NODE_STAMP := $(VENV)/node/.installed
 
-.PHONY: lab test test-quick test-setup test-quick-setup lint notebooks translations messages architecture bench lock clean help check-venv
+.PHONY: lab test test-quick test-setup test-quick-setup lint notebooks site translations messages architecture bench lock clean help check-venv
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -24,6 +24,8 @@ help:
 	@echo "make test-quick setup, lint, unit and nbval only: no browser, Binder-like, hub or paths lane"
 	@echo "make lint       Ruff and mypy on loopkit/ (the lane after setup in make test and make test-quick)"
 	@echo "make notebooks  Restart & Run All: re-execute every chapter of both tracks (and the instructor's notebooks) in place"
+	@echo "make site       build the static site of both tracks into build/site/ (open build/site/index.html): the chapters"
+	@echo "                with their stored outputs and views, answers, hints and solutions behind a click (needs npm)"
 	@echo "make messages   extract loopkit's texts with Babel (babel.cfg) and add the new ones to each .po catalog"
 	@echo "make translations  compile the .po catalogs into the .mo files loopkit reads (make lab and make test do it)"
 	@echo "make architecture  redraw the diagram of loopkit's floors in docs/architecture.md from the code"
@@ -159,6 +161,12 @@ lint: check-venv $(TEST_STAMP)
 
 notebooks: check-venv $(TEST_STAMP) $(COMPILED)
 	$(BIN)/python tools/run_notebooks.py notebooks/[0-9][0-9]_*.ipynb notebooks/es/[0-9][0-9]_*.ipynb notebooks/instructor/*.ipynb
+
+# The static site of both tracks (tools/site_build.py; .github/workflows/site.yml publishes it from main): Sphinx
+# with MyST-NB and sphinx-book-theme from the test lock, the widget manager from npm (NODE_STAMP). It runs a copy of
+# each chapter for its reveal cells' outputs (two at a time; kept in build/site-src/reveals/ by the chapter's hash).
+site: check-venv $(TEST_STAMP) $(COMPILED)
+	$(BIN)/python tools/site_build.py
 
 # The diagram of docs/architecture.md, drawn from loopkit's folders and imports (tests/test_architecture.py fails when
 # it is stale). Standard library only, so it needs no .venv.

@@ -18,14 +18,14 @@ def names(stages):
 
 def test_make_test_runs_its_own_tests_beside_the_environments_it_builds():
     assert names(lanes.lanes_for("test")) == [[["setup"]], [["lint", "unit", "nbval", "paths", "browser"],
-                                                             ["binder", "hub"]]]
+                                                             ["binder", "hub", "site"]]]
     assert names(lanes.lanes_for("test-quick")) == [[["setup"]], [["lint", "unit", "nbval"]]]
 
 
 def test_the_unit_lane_leaves_out_every_marker_that_has_a_lane_of_its_own():
     [unit] = [lane for lane in lanes.every_lane(lanes.lanes_for("test")) if lane.name == "unit"]
     marker = unit.command[unit.command.index("-m") + 1]
-    assert marker == "not browser and not binder and not hub and not paths"
+    assert marker == "not browser and not binder and not hub and not paths and not site"
     assert "notebooks" not in unit.command and "-n" in unit.command
 
 
@@ -39,10 +39,10 @@ def test_the_summary_names_each_lane_and_what_a_failure_kept_from_running():
     text = lanes.summary("test", stages, 80, (1.5, 2.5))
     rows = {line.split()[0]: line for line in text.splitlines() if line.startswith("  ") and len(line.split()) > 1}
     assert "failed" in rows["unit"] and "1 min 15 s" in rows["unit"] and "10 passed, 2 failed, 1 errors" in rows["unit"]
-    for name in ("nbval", "browser", "binder", "hub"):
+    for name in ("nbval", "browser", "binder", "hub", "site"):
         assert "not reached" in rows[name], rows[name]
     assert "absent" in rows["paths"]
-    assert "failed: unit; not reached: nbval, browser, binder, hub" in text
+    assert "failed: unit; not reached: nbval, browser, binder, hub, site" in text
     assert text.splitlines()[-1] == "total: 10 passed, 3 failed, 3 skipped"
 
 

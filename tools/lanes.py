@@ -10,10 +10,11 @@ folder and marker. After the setup, make test runs two chains of lanes side by s
 after the other:
 
     setup -> lint -> unit -> nbval -> paths -> browser
-          -> binder -> hub
+          -> binder -> hub -> site
 
 The first chain is the checkout's own tests, cheapest first; the second builds environments of its own: the
-Binder-like one (a new virtual environment, pip installs, then every chapter) and a JupyterHub with twenty learners.
+Binder-like one (a new virtual environment, pip installs, then every chapter), a JupyterHub with twenty learners, and
+the static site (make site, into build/site/, every page of it then opened in its own Chromium).
 On two cores the chains share the CPU: the second fills the time the first spends waiting (the browser waits for
 JupyterLab; pytest-xdist's two workers wait for the slower one at the end of a lane), and neither shares a port,
 folder or file with the other (each lane writes its own build/ report). unit, nbval and paths use both cores
@@ -44,7 +45,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LOGS = ROOT / "build" / "lanes"
 PYTEST = [".venv/bin/python", "-m", "pytest"]
 # The markers a lane of its own takes; the unit lane is everything in tests/ and loopkit/ without them.
-OWN_MARKERS = ["browser", "binder", "hub", "paths"]
+OWN_MARKERS = ["browser", "binder", "hub", "paths", "site"]
 
 
 class Lane:
@@ -106,6 +107,8 @@ def lanes_for(target: str) -> list[list[list[Lane]]]:
     environments = [
         pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder", "tests/test_binder.py"),
         pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
+        pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
+                    "tests/browser/test_site.py"),
     ]
     return [[[setup]], [own_tests, environments]]
 
