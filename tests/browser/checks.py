@@ -116,9 +116,33 @@ def stored_views_do_not_look_broken(chapter: ChapterPage, language: str) -> None
     assert not silent, f"{name}: a stored view does not say that it responds once the chapter runs: {silent[:2]}"
 
 
+#: Where a chapter opened a second time because of the widget manager's restore race is recorded (see below).
+RESTORE_RACES = ROOT / "build" / "lab-restore-races.json"
+
+
 def stored_views_are_drawn(chapter: ChapterPage) -> None:
     """A chapter opened before it runs draws its views from the widget state it stores (the lab is `make lab`'s:
-    the chapters signed, so JupyterLab draws stored views), never as the views' plain-text repr."""
+    the chapters signed, so JupyterLab draws stored views), never as the views' plain-text repr.
+
+    One failure is JupyterLab's, not the chapter's, and is met by opening the page once more: the widget manager of
+    @jupyter-widgets/jupyterlab-manager 5.0.16 (the lock's) restores a notebook's views twice when it opens, once
+    from the kernel and the notebook's stored state, and once from the kernel alone when the kernel's connection
+    comes up. Either restore marks the manager as restored when it ends; when the second ends first, while the
+    stored state (57 models in chapter 10) is still being loaded, a view drawn in that moment (a cell scrolled into
+    view) finds no model and keeps "Error displaying widget: model not found" for good. A learner who meets it
+    reloads the page; so does this check, once, and records it in build/lab-restore-races.json. Any other failure,
+    or the same one twice, fails the test."""
+    try:
+        _stored_views_are_drawn(chapter)
+    except AssertionError as failure:
+        if "model not found" not in str(failure):
+            raise
+        record(RESTORE_RACES, chapter.notebook.name, str(failure)[:300])
+        chapter.open()
+        _stored_views_are_drawn(chapter)
+
+
+def _stored_views_are_drawn(chapter: ChapterPage) -> None:
     path = chapter.notebook
     stored = json.loads(path.read_text(encoding="utf-8"))
     cells = chapter.widget_cells()
