@@ -9,14 +9,15 @@ A lane is one command: the setup (make's install of .venv), lint, or one pytest 
 folder and marker. After the setup, make test runs three chains of lanes side by side; each chain runs its lanes one
 after the other:
 
-    setup -> lint -> unit -> nbval -> paths       the checkout's own tests, cheapest first
-          -> browser -> site                      pages in headless Chromium: the chapters in JupyterLab, the site
-          -> binder -> hub                        environments of their own: Binder-like, a JupyterHub
+    setup -> lint -> unit -> nbval -> paths -> site    the checkout's own tests, cheapest first; then the site
+          -> browser                                   every chapter in JupyterLab in headless Chromium
+          -> binder -> hub                             environments of their own: Binder-like, a JupyterHub
 
 unit, nbval and paths keep both cores busy (pytest-xdist); the browser lanes spend much of their time waiting for
 JupyterLab and Chromium, and the Binder-like lane for pip, so on two cores the three chains share the CPU and each
-fills the others' waits (the summary gives each lane's CPU time beside its wall time). No two lanes share a port,
-folder or file (each writes its own build/ report; the labs and the Binder-like run work in copies of the checkout).
+fills the others' waits. The chains are about as long as each other when each runs alone (about 6, 5 and 6 minutes
+here); the summary gives each lane's CPU time beside its wall time. No two lanes share a port, folder or file (each
+writes its own build/ report; the labs and the Binder-like run work in copies of the checkout).
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
@@ -95,21 +96,22 @@ def lanes_for(target: str) -> list[list[list[Lane]]]:
     ]
     if target == "test-quick":
         return [[[setup]], [own_tests]]
-    own_tests.append(
+    own_tests += [
         pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
-                    "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py"))
-    in_the_browser = [
+                    "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py"),
+        pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
+                    "tests/browser/test_site.py"),
+    ]
+    in_the_lab = [
         pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
                     "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist",
                     "loadgroup", "-m", "browser", "tests/browser"),
-        pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
-                    "tests/browser/test_site.py"),
     ]
     environments = [
         pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder", "tests/test_binder.py"),
         pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
     ]
-    return [[[setup]], [own_tests, in_the_browser, environments]]
+    return [[[setup]], [own_tests, in_the_lab, environments]]
 
 
 def every_lane(stages: list[list[list[Lane]]]) -> list[Lane]:
