@@ -19,7 +19,7 @@ help:
 	@echo "make test       set up .venv (and Debian's Chromium) if needed and run the whole test suite: unit, property,"
 	@echo "                notebooks (nbval), every chapter in JupyterLab in headless Chromium, a Binder-like environment,"
 	@echo "                twenty learners on a real JupyterHub with the nbgitpuller link (needs Node.js and npm)"
-	@echo "                in lanes (setup; then lint, unit, nbval, paths, site beside browser and beside binder, hub), with"
+	@echo "                in lanes (setup, lint, unit, nbval, paths, then browser, binder, hub and site side by side), with"
 	@echo "                one summary naming every lane; LANES=\"--only unit nbval\" runs some of them (tools/lanes.py)"
 	@echo "make test-quick setup, lint, unit and nbval only: no browser, Binder-like, hub or paths lane"
 	@echo "make lint       Ruff and mypy on loopkit/ (the lane after setup in make test and make test-quick)"
@@ -134,9 +134,8 @@ lab: check-venv $(LAB_STAMP) $(COMPILED)
 	  --LabApp.app_settings_dir="$(CURDIR)/$(LAB_SETTINGS_$(TRACK))" --KernelManager.transport=ipc
 
 # The suite in lanes (tools/lanes.py, standard library only): setup, lint, unit, nbval, then for `make test` the
-# paths and site lanes; beside them from the setup on, the browser lane, and the Binder-like and hub lanes. Every
-# lane runs even after another failed
-# (a failed setup stops the rest), and one summary at the end names each lane as passed, failed or not reached, with
+# paths lane, then the browser, Binder-like, hub and site lanes side by side (the site after the hub). Every lane
+# runs even after another failed (a failed setup stops the rest), and one summary at the end names each lane as passed, failed or not reached, with
 # its counts and time; build/lanes/<lane>.log keeps its output. `make test LANES="--only unit nbval"` runs some
 # lanes, `LANES=--fail-fast` stops at the first failure.
 LANES ?=

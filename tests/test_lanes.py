@@ -16,10 +16,10 @@ def names(stages):
     return [[[lane.name for lane in chain] for chain in stage] for stage in stages]
 
 
-def test_make_test_runs_its_own_tests_beside_the_lab_and_the_environments_it_builds():
-    assert names(lanes.lanes_for("test")) == [[["setup"]], [["lint", "unit", "nbval", "paths", "site"], ["browser"],
-                                                             ["binder", "hub"]]]
-    assert names(lanes.lanes_for("test-quick")) == [[["setup"]], [["lint", "unit", "nbval"]]]
+def test_make_test_runs_the_lanes_that_fill_both_cores_alone_and_the_waiting_ones_side_by_side():
+    assert names(lanes.lanes_for("test")) == [[["setup"]], [["lint"]], [["unit"]], [["nbval"]], [["paths"]],
+                                              [["browser"], ["binder"], ["hub", "site"]]]
+    assert names(lanes.lanes_for("test-quick")) == [[["setup"]], [["lint"]], [["unit"]], [["nbval"]]]
 
 
 def test_the_unit_lane_leaves_out_every_marker_that_has_a_lane_of_its_own():
@@ -42,7 +42,7 @@ def test_the_summary_names_each_lane_and_what_a_failure_kept_from_running():
     for name in ("nbval", "browser", "binder", "hub", "site"):
         assert "not reached" in rows[name], rows[name]
     assert "absent" in rows["paths"]
-    assert "failed: unit; not reached: nbval, site, browser, binder, hub" in text
+    assert "failed: unit; not reached: nbval, browser, binder, hub, site" in text
     assert text.splitlines()[-1] == "total: 10 passed, 3 failed, 3 skipped"
 
 

@@ -6,18 +6,20 @@
     python3 tools/lanes.py test --fail-fast           # stop at the first failed lane
 
 A lane is one command: the setup (make's install of .venv), lint, or one pytest run that selects its tests by
-folder and marker. After the setup, make test runs three chains of lanes side by side; each chain runs its lanes one
-after the other:
+folder and marker. The lanes run in stages, one stage after the other; the chains of a stage run side by side, each
+chain one lane after the other:
 
-    setup -> lint -> unit -> nbval -> paths -> site    the checkout's own tests, cheapest first; then the site
-          -> browser                                   every chapter in JupyterLab in headless Chromium
-          -> binder -> hub                             environments of their own: Binder-like, a JupyterHub
+    setup -> lint -> unit -> nbval -> paths -> browser
+                                              binder
+                                              hub -> site
 
-unit, nbval and paths keep both cores busy (pytest-xdist); the browser lanes spend much of their time waiting for
-JupyterLab and Chromium, and the Binder-like lane for pip, so on two cores the three chains share the CPU and each
-fills the others' waits. The chains are about as long as each other when each runs alone (about 6, 5 and 6 minutes
-here); the summary gives each lane's CPU time beside its wall time. No two lanes share a port, folder or file (each
-writes its own build/ report; the labs and the Binder-like run work in copies of the checkout).
+unit, nbval and paths use both cores (pytest-xdist), so they run alone. The last stage's lanes spend much of their
+time waiting (for JupyterLab and Chromium, for pip, for twenty learners' servers), so they run side by side, the site
+after the hub, which ends first. No two of them share a port, folder or file (each writes its own build/ report; the
+labs and the Binder-like run work in copies of the checkout). This order was measured against two others on two
+cores (the summary gives each lane's CPU time beside its wall time): with every chain started right after the setup,
+the whole run took longer (14 min 54 s with two chains, 16 min 45 s with three, against about 13 minutes), as the
+lanes that fill both cores slowed each other more than they filled each other's waits.
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
@@ -87,31 +89,28 @@ def lanes_for(target: str) -> list[list[list[Lane]]]:
                  + (", Chromium and npm's tools" if target == "test" else ""),
                  ["make", "--no-print-directory", "test-setup" if target == "test" else "test-quick-setup"],
                  pytest=False)
-    own_tests = [
-        Lane("lint", "Ruff and mypy on loopkit/", ["make", "--no-print-directory", "lint"], pytest=False),
-        pytest_lane("unit", "unit, property, docstring and widget tests (tests/, loopkit/), on two processes",
-                    "-n", "2", "--dist", "loadfile", "-m", not_own, "tests", "loopkit"),
-        pytest_lane("nbval", "every chapter of both tracks under strict nbval, on two processes (a notebook's "
-                    "cells stay in one process, in order)", "-n", "2", "--dist", "loadfile", "notebooks"),
+    stages = [
+        [[setup]],
+        [[Lane("lint", "Ruff and mypy on loopkit/", ["make", "--no-print-directory", "lint"], pytest=False)]],
+        [[pytest_lane("unit", "unit, property, docstring and widget tests (tests/, loopkit/), on two processes",
+                      "-n", "2", "--dist", "loadfile", "-m", not_own, "tests", "loopkit")]],
+        [[pytest_lane("nbval", "every chapter of both tracks under strict nbval, on two processes (a notebook's "
+                      "cells stay in one process, in order)", "-n", "2", "--dist", "loadfile", "notebooks")]],
     ]
     if target == "test-quick":
-        return [[[setup]], [own_tests]]
-    own_tests += [
-        pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
-                    "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py"),
-        pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
-                    "tests/browser/test_site.py"),
+        return stages
+    return stages + [
+        [[pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
+                      "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")]],
+        [[pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
+                      "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist",
+                      "loadgroup", "-m", "browser", "tests/browser")],
+         [pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder",
+                      "tests/test_binder.py")],
+         [pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
+          pytest_lane("site", "make site's build, and every page of both tracks in headless Chromium", "-m", "site",
+                      "tests/browser/test_site.py")]],
     ]
-    in_the_lab = [
-        pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
-                    "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist",
-                    "loadgroup", "-m", "browser", "tests/browser"),
-    ]
-    environments = [
-        pytest_lane("binder", "a Binder-like environment runs every chapter", "-m", "binder", "tests/test_binder.py"),
-        pytest_lane("hub", "twenty learners on a real JupyterHub", "-m", "hub", "tests/test_hub.py"),
-    ]
-    return [[[setup]], [own_tests, in_the_lab, environments]]
 
 
 def every_lane(stages: list[list[list[Lane]]]) -> list[Lane]:
