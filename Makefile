@@ -135,8 +135,8 @@ lab: check-venv $(LAB_STAMP) $(COMPILED)
 
 # The suite in lanes (tools/lanes.py, standard library only): setup, lint, unit, nbval, then for `make test` the
 # paths lane, then the browser, Binder-like, hub and site lanes side by side (the site after the hub). Every lane
-# runs even after another failed (a failed setup stops the rest), and one summary at the end names each lane as passed, failed or not reached, with
-# its counts and time; build/lanes/<lane>.log keeps its output. `make test LANES="--only unit nbval"` runs some
+# runs even after another failed (a failed setup stops the rest), and one summary at the end names each lane as
+# passed, failed or not reached, with its counts and time; build/lanes/<lane>.log keeps its output. `make test LANES="--only unit nbval"` runs some
 # lanes, `LANES=--fail-fast` stops at the first failure.
 LANES ?=
 test: check-venv
