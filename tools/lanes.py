@@ -16,10 +16,13 @@ chain one lane after the other:
 unit, nbval and paths use both cores (pytest-xdist), so they run alone. The last stage's lanes spend much of their
 time waiting (for JupyterLab and Chromium, for pip, for twenty learners' servers), so they run side by side, the site
 after the hub, which ends first. No two of them share a port, folder or file (each writes its own build/ report; the
-labs and the Binder-like run work in copies of the checkout). This order was measured against two others on two
-cores (the summary gives each lane's CPU time beside its wall time): with every chain started right after the setup,
-the whole run took longer (14 min 54 s with two chains, 16 min 45 s with three, against about 13 minutes), as the
-lanes that fill both cores slowed each other more than they filled each other's waits.
+labs and the Binder-like run work in copies of the checkout).
+
+Three other orders were measured on two cores, each once, from a fresh clone with the site lane (the summary gives
+each lane's CPU time beside its wall time; the suite uses about 21 CPU minutes): every lane after the setup in two
+chains (own tests then browser; binder, hub, site) 14 min 54 s, in three chains 15 min 31 s and 16 min 45 s; these
+stages 16 min 42 s. The differences are within what the machine's other work moves a run, so the stages were kept:
+they show the quick lanes' results first, in the terminal.
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
