@@ -21,8 +21,8 @@ labs and the Binder-like run work in copies of the checkout).
 Three other orders were measured on two cores, each once, from a fresh clone with the site lane (the summary gives
 each lane's CPU time beside its wall time; the suite uses about 21 CPU minutes): every lane after the setup in two
 chains (own tests then browser; binder, hub, site) 14 min 54 s, in three chains 15 min 31 s and 16 min 45 s; these
-stages 16 min 42 s, then 16 min 26 s and 15 min 50 s back to back. The differences are within what the machine's other work moves a run, so the stages were kept:
-they show the quick lanes' results first, in the terminal.
+stages 16 min 42 s, then 16 min 26 s and 15 min 50 s back to back. The differences are within what the machine's
+other work moves a run, so the stages were kept: they show the quick lanes' results first, in the terminal.
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
