@@ -99,7 +99,7 @@ def test_every_exercise_of_a_chapter_gets_a_box_and_every_view_its_note():
     reveals = {index: [{"output_type": "stream", "name": "stdout", "text": "x\n"}]
                for index, cell in enumerate(nb["cells"]) if is_reveal(cell)}
     built = site_build.chapter_source(page, "en", reveals, {})
-    text = [site_build._text(cell) for cell in built["cells"] if cell["cell_type"] == "markdown"]
+    text = [site_build.cell_text(cell) for cell in built["cells"] if cell["cell_type"] == "markdown"]
     exercises = [t for t in text if t.startswith("### Exercise ")]
     boxes = [t for t in text if 'class="loopkit-exercise-box"' in t]
     views = sum(any(site_build.WIDGET_VIEW in o.get("data", {}) for o in cell.get("outputs", []))

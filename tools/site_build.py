@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import course  # noqa: E402
 from notebook_tools import exercise_sections, is_reveal  # noqa: E402
+from notebook_tools import source as cell_text  # noqa: E402
 
 SOURCES = ROOT / "build" / "site-src"
 SITE = ROOT / "build" / "site"
@@ -306,7 +307,7 @@ def chapter_source(page: Page, track: str, reveals: dict[int, list], site_names:
     url = launch_url(page)
     for index, cell in enumerate(cells):
         if cell["cell_type"] == "markdown":
-            cell["source"] = site_markdown(_text(cell), page.source, site_names)
+            cell["source"] = site_markdown(cell_text(cell), page.source, site_names)
         if not is_reveal(cell):
             continue
         outputs = reveals.get(index)
@@ -327,11 +328,6 @@ def chapter_source(page: Page, track: str, reveals: dict[int, list], site_names:
     for position, text in sorted(inserts, key=lambda item: item[0], reverse=True):
         cells.insert(position, _markdown_cell(text))
     return nb
-
-
-def _text(cell: dict) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else source
 
 
 # --- links ------------------------------------------------------------------------------------------------------------
