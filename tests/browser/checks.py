@@ -296,13 +296,19 @@ async () => {
 AXE_WINDOW_HEIGHT = 6_000
 
 
+def load_axe(page) -> None:
+    """Put axe-core (from npm, under .venv/node) into ``page``; a clear failure when it is not installed."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make test` and `make site` install axe-core from npm (package.json) under "
+                    ".venv/node")
+    page.add_script_tag(path=str(AXE))
+
+
 def axe_violations(chapter: ChapterPage) -> list[dict]:
     """axe-core's violations in what the workbook puts on the page (see _AXE_ON_THE_CELLS). The window is made
     taller while it runs (the width, and so the layout, stay), then given back its size."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: `make test` installs axe-core from npm (package.json) under .venv/node")
     page = chapter.page
-    page.add_script_tag(path=str(AXE))
+    load_axe(page)
     size = page.viewport_size
     page.set_viewport_size({"width": size["width"], "height": AXE_WINDOW_HEIGHT})
     try:

@@ -29,7 +29,7 @@ import threading
 import urllib.parse
 
 import pytest
-from checks import AXE, SERIOUS, record
+from checks import SERIOUS, load_axe, record
 from labdriver import ROOT
 from notebook_tools import is_reveal, reveal_problem
 
@@ -164,9 +164,7 @@ def exercise_boxes_open_on_a_click(visit: Visit, track: str, name: str) -> int:
 
 
 def axe_violations(visit: Visit) -> list[dict]:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: `make site` and `make test` install axe-core from npm under .venv/node")
-    visit.page.add_script_tag(path=str(AXE))
+    load_axe(visit.page)
     return visit.page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
         .map((v) => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length,
                       first: v.nodes[0].html.slice(0, 160)}))""")
