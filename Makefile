@@ -20,7 +20,8 @@ UV        := $(LOCK_TOOL)/bin/uv
 # .pyc files are written now, as pip writes them, not by the first import of each module in the lab.
 UV_INSTALL = $(UV) pip install --no-config --quiet --python $(BIN)/python
 
-.PHONY: lab test test-quick test-setup test-quick-setup lint notebooks site translations messages architecture bench lock clean help check-venv
+.PHONY: lab test test-quick test-setup test-quick-setup lint notebooks site translations messages architecture bench lock clean help check-venv \
+        chromium
 
 help:
 	@echo "make lab        set up .venv if needed and open the workbook in JupyterLab (chapter 00);"
@@ -156,8 +157,11 @@ test: check-venv
 test-quick: check-venv
 	@$(PYTHON) tools/lanes.py test-quick $(LANES)
 
-# The setup lane of each (tools/lanes.py runs them): the install, and for `make test` Debian's Chromium.
-test-setup: check-venv $(TEST_STAMP) $(COMPILED)
+# The setup lane of each (tools/lanes.py runs them with make -j2): the install, and for `make test` Debian's
+# Chromium, a target of its own so that apt can fetch it while uv fetches the wheels.
+test-setup: check-venv $(TEST_STAMP) $(COMPILED) chromium
+
+chromium:
 	@tools/ensure_chromium.sh
 
 test-quick-setup: check-venv $(TEST_STAMP) $(COMPILED)

@@ -56,7 +56,7 @@ def test_the_learner_install_has_no_test_tools():
     # both also compile the translations (the .po catalogs into the .mo files loopkit reads; they are not committed)
     assert re.search(r"^lab: check-venv \$\(LAB_STAMP\) \$\(COMPILED\)$", makefile, re.M)
     # make test's first lane (tools/lanes.py) is its setup: the install, then the translations
-    assert re.search(r"^test-setup: check-venv \$\(TEST_STAMP\) \$\(COMPILED\)$", makefile, re.M)
+    assert re.search(r"^test-setup: check-venv \$\(TEST_STAMP\) \$\(COMPILED\) chromium$", makefile, re.M)
     assert re.search(r"^test: check-venv\n\t@\$\(PYTHON\) tools/lanes.py test ", makefile, re.M)
     assert "$(COMPILE_MESSAGES)" in lab_recipe, "make lab's install does not compile the translations"
     test_recipe = makefile.split("$(TEST_STAMP):", 1)[1].split("\n\n", 1)[0]
