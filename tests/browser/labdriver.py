@@ -85,6 +85,9 @@ class LabServer:
             # As `make lab`: kernels over Unix sockets, no TCP ports to race for (tests/kernels.py), and none of
             # ipykernel's "running over TCP without encryption" warnings in the log.
             "--KernelManager.transport=ipc",
+            # window.jupyterapp, so that a tab that holds the lab already opens the next chapter in it
+            # (ChapterPage.open), as a learner does from the file browser, without loading the whole lab again.
+            "--LabApp.expose_app_in_browser=True",
         ]
 
     def environment(self) -> dict[str, str]:
@@ -182,6 +185,28 @@ _RUN_FINISHED = """
 """ % _RUN_STATE.strip()
 
 
+# Whether the tab shows a lab that has started (window.jupyterapp: --LabApp.expose_app_in_browser).
+_APP_IS_UP = "() => Boolean(window.jupyterapp && window.jupyterapp.shell)"
+# Close every document of the main area without saving (a chapter that ran is "modified": its outputs changed), then
+# open the chapter with the lab's own command, the one a double click in the file browser runs.
+_OPEN_IN_THE_LAB = """
+async (path) => {
+  const app = window.jupyterapp;
+  const open = Array.from(app.shell.widgets('main'));
+  const gone = open.map((widget) => new Promise((done) => {
+    if (widget.isDisposed) return done();
+    widget.disposed.connect(() => done());
+  }));
+  for (const widget of open) {
+    if (widget.context) widget.context.model.dirty = false;
+    widget.close();
+  }
+  await Promise.all(gone);
+  await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+}
+"""
+
+
 class ChapterPage:
     """One chapter open in the lab, in its own browser tab."""
 
@@ -196,9 +221,14 @@ class ChapterPage:
         return self.notebook.relative_to(ROOT).as_posix()
 
     def open(self, timeout_ms: float = 90_000) -> None:
-        # ?reset: start from an empty workspace, not from the tabs an earlier test left open
+        """Open the chapter: in the lab the tab already shows (every document there is closed first, unsaved), as a
+        learner opens the next chapter from the file browser; else by loading the lab at the chapter's address."""
         self.server.check_alive()
-        self.page.goto(f"{self.server.url}/lab/tree/{self.relpath}?reset")
+        if self.page.url.startswith(f"{self.server.url}/lab") and self.page.evaluate(_APP_IS_UP):
+            self.page.evaluate(_OPEN_IN_THE_LAB, self.relpath)
+        else:
+            # ?reset: start from an empty workspace, not from the tabs an earlier test left open
+            self.page.goto(f"{self.server.url}/lab/tree/{self.relpath}?reset")
         expect(self.page.locator(".jp-NotebookPanel")).to_have_count(1, timeout=timeout_ms)
         # The execution indicator says "idle" before any kernel exists ("No Kernel | Initializing"); a kernel is
         # ready once the toolbar names it and the indicator is idle again.

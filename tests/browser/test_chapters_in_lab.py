@@ -3,7 +3,8 @@
 nbval proves that each chapter's stored outputs come back from a fresh kernel. It cannot prove what the lab shows.
 Each test here opens one chapter (``notebooks/NN_*.ipynb`` or its Spanish twin in ``notebooks/es/``) in `make lab`'s
 JupyterLab for its track, at 1280x800 with the file browser open (a laptop), and makes every browser check on that
-one page, around a single *Restart Kernel and Run All Cells* (tests/browser/checks.py has each check):
+one page, around a single *Restart Kernel and Run All Cells* (tests/browser/checks.py has each check). A track's
+chapters share one tab, as a learner keeps one lab open: the first loads the lab, each later one opens in it.
 
 1. as opened, before the run: the views drawn from the state the chapter stores, none with ipywidgets' red
    "disconnected" icon, each saying in the track's language that it responds once the chapter runs (binder/lab.css);
@@ -59,8 +60,8 @@ def test_every_chapter_has_its_views_driven_where_the_old_tests_drove_them():
 # process, so each process starts one track's lab.
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xdist_group(track_of(p))) for p in BOTH_TRACKS],
                          ids=[chapter_id(p) for p in BOTH_TRACKS])
-def test_a_chapter_in_the_lab(track_lab, laptop_page, tmp_path, path):
-    chapter = ChapterPage(laptop_page, track_lab(track_of(path)), path)
+def test_a_chapter_in_the_lab(track_lab, track_tab, tmp_path, path):
+    chapter = ChapterPage(track_tab(track_of(path)), track_lab(track_of(path)), path)
     try:
         chapter.open()
         checks.show_file_browser(chapter)
