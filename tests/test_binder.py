@@ -59,6 +59,10 @@ from packaging.utils import canonicalize_name
 BINDER = ROOT / "binder"
 RUNTIME = re.fullmatch(r"python-(\d+\.\d+)\s*", (BINDER / "runtime.txt").read_text())
 REPORT = ROOT / "build" / "binder-base.json"
+# uv, the Makefile's lock tool (make's setup installs it there), rebuilds the base environment below: it fetches its
+# wheels side by side. What installs the base is not what this test checks; pip, as in repo2docker's Dockerfile,
+# installs binder/requirements.txt on top.
+UV = ROOT / "build" / "lock-tool" / "bin" / "uv"
 # What repo2docker reads from the root when there is no binder/ folder (its buildpacks' file names).
 ROOT_CONFIG_FILES = (
     "environment.yml", "requirements.txt", "requirements3.txt", "setup.py", "pyproject.toml", "Pipfile",
@@ -393,7 +397,8 @@ def test_binder_like_environment_runs_every_chapter(tmp_path):
     # 1. The base image's notebook environment: every Python distribution of repo2docker's lock, at its version,
     #    from PyPI, without their dependencies (conda resolved them already; the lock is the whole environment).
     run(python, "-m", "venv", str(venv))
-    run("python", "-m", "pip", "install", "--quiet", "--no-deps",
+    assert UV.exists(), f"{UV} is missing: make test's setup installs it (the Makefile's $(UV))"
+    run(str(UV), "pip", "install", "--no-config", "--quiet", "--no-deps", "--python", str(venv / "bin" / "python"),
         *[f"{name}=={version}" for name, version in sorted(base.pypi.items())])
     before = _environment_listing(run)
     base_check = run("python", "-m", "pip", "check", check=False)
