@@ -58,19 +58,23 @@ check-venv:
 	    echo "$(VENV) was made with Python $$have, not with PYTHON=$(PYTHON) ($${want:-not found})." >&2; \
 	    echo "Run 'make clean' to remove it, then run your make command again with PYTHON=$(PYTHON)." >&2; exit 1; fi; fi
 
+# .venv itself, before anything is installed into it or under it (npm's tools go to .venv/node): with make -j2, a
+# folder made under .venv before `python -m venv` ran would look like a venv that stopped halfway.
+$(BIN)/python: | check-venv
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
+	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || \
+	  { echo "'$(PYTHON) -m venv $(VENV)' failed (on Debian or Ubuntu: sudo apt-get install python3-venv)." >&2; \
+	    echo "Run 'make clean', then run your make command again." >&2; exit 1; }
+	@$(BIN)/python -c 'import pip' 2>/dev/null || \
+	  { echo "$(VENV) has no pip (on Debian or Ubuntu: sudo apt-get install python3-venv). Run 'make clean', then run your make command again." >&2; exit 1; }
+
 # Hash-checking mode (the lock carries every file's hash) refuses an editable requirement, so loopkit is installed
 # in a second step, from this checkout, with the lock's setuptools (no build isolation: nothing unpinned is
 # downloaded). setuptools reports every editable install of a flat layout with an "Editable installation." notice
 # (folders named like the package may shadow it); here the folder is the package itself, so that one notice is muted.
 $(LAB_STAMP): requirements.txt binder/requirements.txt pyproject.toml binder/overrides.json binder/lab.css \
-              binder/install_lab_settings.py | check-venv $(UV)
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || \
-	  { echo "The workbook needs Python 3.11 or newer as '$(PYTHON)'. Try: make PYTHON=python3.11 ..." >&2; exit 1; }
-	@test -e $(VENV) || $(PYTHON) -m venv $(VENV) || \
-	  { echo "'$(PYTHON) -m venv $(VENV)' failed (on Debian or Ubuntu: sudo apt-get install python3-venv)." >&2; \
-	    echo "Run 'make clean', then run your make command again." >&2; exit 1; }
-	@$(BIN)/python -c 'import pip' 2>/dev/null || \
-	  { echo "$(VENV) has no pip (on Debian or Ubuntu: sudo apt-get install python3-venv). Run 'make clean', then run your make command again." >&2; exit 1; }
+              binder/install_lab_settings.py | check-venv $(BIN)/python $(UV)
 	$(UV_INSTALL) --compile-bytecode --require-hashes -r requirements.txt
 	PYTHONWARNINGS="ignore:Editable installation" $(UV_INSTALL) --no-deps --no-build-isolation -e .
 	$(BIN)/python binder/install_lab_settings.py
@@ -85,7 +89,7 @@ $(TEST_STAMP): $(LAB_STAMP) $(NODE_STAMP) requirements-test.txt
 # is missing; the rest still runs.
 # configurable-http-proxy 5.1.0 is the newest release whose whole dependency tree accepts Node.js 18 (Debian 12's
 # nodejs); 5.2.0 needs Node 20, and 5.3.0's commander 15 declares Node >= 22.12, which npm warns about on Node 20.
-$(NODE_STAMP): package.json package-lock.json
+$(NODE_STAMP): package.json package-lock.json | $(BIN)/python
 	@if command -v npm >/dev/null; then \
 	  mkdir -p $(VENV)/node && cp package.json package-lock.json $(VENV)/node/ && \
 	  (cd $(VENV)/node && npm ci --no-audit --no-fund --no-update-notifier --loglevel=warn) && touch $@; \

@@ -63,6 +63,20 @@ def test_the_learner_install_has_no_test_tools():
     assert "--require-hashes -r requirements-test.txt" in test_recipe
 
 
+def test_with_two_jobs_nothing_is_put_under_venv_before_the_venv_exists():
+    """make test's setup runs `make -j2`: npm's tools go to .venv/node while uv installs the locks. A folder made
+    under .venv before `python -m venv` ran looks like a venv that stopped halfway (seen: ".venv has no pip")."""
+    makefile = (ROOT / "Makefile").read_text()
+    assert "-j2" in (ROOT / "tools" / "lanes.py").read_text()
+    joined = makefile.replace("\\\n", " ")  # a rule's continued lines as one
+    rules = dict(re.findall(r"^(\$\((?:NODE|LAB)_STAMP\)):([^\n]*)", joined, re.M))
+    assert len(rules) == 2, rules
+    for target, prerequisites in rules.items():
+        assert re.search(r"\|.*\$\(BIN\)/python", prerequisites), f"{target} may start before .venv is made"
+    venv_rule = makefile.split("$(BIN)/python: | check-venv\n", 1)[1].split("\n\n", 1)[0]
+    assert "-m venv $(VENV)" in venv_rule and "test -e $(VENV)" not in makefile
+
+
 def test_make_lab_starts_kernels_over_unix_sockets():
     """With TCP, ipykernel 7 prints "Kernel is running over TCP without encryption" in the learner's terminal for
     every chapter opened (seen in `make lab`); over ipc it does not."""
