@@ -46,6 +46,23 @@ def test_the_summary_names_each_lane_and_what_a_failure_kept_from_running():
     assert text.splitlines()[-1] == "total: 10 passed, 3 failed, 3 skipped"
 
 
+def test_the_summary_counts_the_whole_machines_cpu_time_from_proc_stat(tmp_path):
+    """Chromium's renderers outlive the processes a lane waits for, so the lanes' own CPU time misses them; the
+    machine's line, from two readings of /proc/stat, does not."""
+    hz = lanes.os.sysconf("SC_CLK_TCK")
+    before, after = tmp_path / "before", tmp_path / "after"
+    # user nice system idle iowait irq softirq steal guest guest_nice, in clock ticks
+    before.write_text(f"cpu  {100 * hz} 0 {20 * hz} {500 * hz} {5 * hz} 0 0 0 0 0\ncpu0 1 2 3\n")
+    after.write_text(f"cpu  {190 * hz} 0 {50 * hz} {540 * hz} {15 * hz} 0 0 0 0 0\ncpu0 1 2 3\n")
+    start, end = lanes.machine_cpu_seconds(before), lanes.machine_cpu_seconds(after)
+    assert start == (120, 625) and end == (240, 795)
+    machine = (end[0] - start[0], end[1] - start[1])  # 120 s busy of 170 s: the idle and iowait ticks are not busy
+    text = lanes.summary("test-quick", lanes.lanes_for("test-quick"), 85, (1.0, 2.0), machine)
+    assert "the whole machine meanwhile (/proc/stat, every process): 2 min 00 s of CPU time, busy 71 %" in text
+    assert lanes.machine_cpu_seconds(tmp_path / "no-such-file") is None
+    assert "whole machine" not in lanes.summary("test-quick", lanes.lanes_for("test-quick"), 85, (1.0, 2.0))
+
+
 def test_counts_come_from_pytests_junit_report(tmp_path, monkeypatch):
     monkeypatch.setattr(lanes, "LOGS", tmp_path)
     lane = lanes.Lane("unit", "", [])

@@ -182,6 +182,23 @@ def wait_with_cpu_time(process: subprocess.Popen) -> tuple[int, float]:
     return process.returncode, usage.ru_utime + usage.ru_stime
 
 
+def machine_cpu_seconds(stat: pathlib.Path = pathlib.Path("/proc/stat")) -> tuple[float, float] | None:
+    """The whole machine's (busy, total) CPU seconds since it booted, all cores, from the first line of /proc/stat
+    (Linux); busy is all but idle and waiting for I/O. None where there is no /proc/stat.
+
+    A lane's CPU time counts the processes it waited for; processes that outlive their parent (Chromium's
+    renderers, a kernel a server left behind) are not among them, nor is anything else the machine runs. The
+    difference of two readings counts them all."""
+    try:
+        ticks = [int(value) for value in stat.read_text().splitlines()[0].split()[1:9]]
+    except (OSError, IndexError, ValueError):
+        return None
+    user, nice, system, idle, iowait, irq, softirq, steal = ticks  # guest time is inside user
+    per_second = os.sysconf("SC_CLK_TCK")
+    total = sum(ticks)
+    return (total - idle - iowait) / per_second, total / per_second
+
+
 def failure_excerpt(lane: Lane, lines: int = 60) -> str:
     """The end of a failed lane's log: pytest's short summary, or the last lines."""
     text = lane.log.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -238,7 +255,10 @@ def format_counts(counts: dict[str, int]) -> str:
     return ", ".join(shown)
 
 
-def summary(target: str, stages: list[list[list[Lane]]], seconds: float, load: tuple[float, float]) -> str:
+def summary(target: str, stages: list[list[list[Lane]]], seconds: float, load: tuple[float, float],
+            machine: tuple[float, float] | None = None) -> str:
+    """The summary: a row per lane, then the totals. ``machine`` is the whole machine's (busy, total) CPU seconds
+    during the run (:func:`machine_cpu_seconds`), when known."""
     lanes = every_lane(stages)
     width = max(len(lane.name) for lane in lanes)
     lines = ["", f"=== make {target}: every lane, in order (logs in build/lanes/)"]
@@ -253,8 +273,12 @@ def summary(target: str, stages: list[list[list[Lane]]], seconds: float, load: t
     failed = [lane.name for lane in lanes if lane.status == "failed"]
     unreached = [lane.name for lane in lanes if lane.status == "not reached"]
     cpu = sum(lane.cpu_seconds or 0 for lane in lanes)
-    lines.append(f"  wall time {format_seconds(seconds)}, CPU time {format_seconds(cpu)} on {os.cpu_count()} cores; "
+    lines.append(f"  wall time {format_seconds(seconds)}, CPU time {format_seconds(cpu)} (the processes the lanes "
+                 f"waited for) on {os.cpu_count()} cores; "
                  f"load average (1 min) {load[0]:.1f} at the start, {load[1]:.1f} at the end")
+    if machine and machine[1] > 0:
+        lines.append(f"  the whole machine meanwhile (/proc/stat, every process): {format_seconds(machine[0])} of CPU "
+                     f"time, busy {100 * machine[0] / machine[1]:.0f} % of the time on its {os.cpu_count()} cores")
     verdict = "; ".join(f"{what}: {', '.join(names)}" for what, names in (("failed", failed),
                                                                           ("not reached", unreached)) if names)
     verdict = verdict or "every lane passed"
@@ -284,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         stages = [stage for stage in stages if stage]
     LOGS.mkdir(parents=True, exist_ok=True)
     load_at_start = os.getloadavg()[0]
+    machine_at_start = machine_cpu_seconds()
     started = time.monotonic()
     stop = threading.Event()
     try:
@@ -297,7 +322,11 @@ def main(argv: list[str] | None = None) -> int:
         for lane in every_lane(stages):
             if lane.status == "not reached" and lane.seconds is None and lane.log.exists():
                 lane.status, lane.note = "failed", "interrupted"
-    print(summary(args.target, stages, time.monotonic() - started, (load_at_start, os.getloadavg()[0])),
+    machine_at_end = machine_cpu_seconds()
+    machine = None
+    if machine_at_start and machine_at_end:
+        machine = (machine_at_end[0] - machine_at_start[0], machine_at_end[1] - machine_at_start[1])
+    print(summary(args.target, stages, time.monotonic() - started, (load_at_start, os.getloadavg()[0]), machine),
           flush=True)
     return 0 if all(lane.status in ("passed", "absent") for lane in every_lane(stages)) else 1
 
