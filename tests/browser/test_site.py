@@ -1,8 +1,9 @@
 """The rendered site (`make site`, tools/site_build.py), every page of both tracks, in Debian's Chromium.
 
 The site is built once for the session (the reveals' outputs come from build/site-src/reveals/ when the chapters are
-unchanged) and served from build/site/ on 127.0.0.1. Every request that would leave that server is refused and
-counted: the site must work offline, with no script from a CDN. Each page is opened once at 1280x800, then:
+unchanged) and served from build/site/ on 127.0.0.1. Every request that leaves that server is kept and fails the
+test: the site must work offline, with no script from a CDN. Each page is opened once at 1280x800, in one tab (a
+reader going from page to page), then:
 
 - no console error, no failed request, no request elsewhere;
 - each stored view is drawn: every view the page holds (``application/vnd.jupyter.widget-view+json``) has its drawn
@@ -65,20 +66,19 @@ def site_url():
 
 @pytest.fixture(scope="session")
 def reader(chromium, site_url):
-    """One browser profile for every page; any request that leaves the site's server is refused and kept."""
+    """One browser profile and one tab for every page, as a reader clicks from page to page (the theme's scripts
+    come from the browser's cache after the first page); every request that leaves the site's server is kept.
+
+    The requests are watched, not intercepted: Playwright turns the browser's cache off for a profile whose
+    requests it routes, and every page would then fetch and compile the theme's and the widget manager's scripts
+    again."""
     context = chromium.new_context(viewport=LAPTOP)
     context.set_default_timeout(30_000)
     elsewhere: list[str] = []
-
-    def only_the_site(route) -> None:
-        if route.request.url.startswith(site_url + "/"):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_the_site)
+    context.on("request", lambda request: None if request.url.startswith(site_url + "/")
+               or request.url.startswith(("data:", "blob:")) else elsewhere.append(request.url))
     context.elsewhere = elsewhere
+    context.tab = context.new_page()
     try:
         yield context
     finally:
@@ -86,16 +86,26 @@ def reader(chromium, site_url):
 
 
 class Visit:
-    """One page as opened: the tab, and what went wrong while it loaded."""
+    """One page as opened in the reader's tab, and what went wrong while it loaded and was used."""
 
     def __init__(self, context, url: str) -> None:
-        self.page = context.new_page()
+        self.page = context.tab
         self.problems: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
-        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} ({r.failure})"))
+        self.watchers = {
+            "console": lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"),
+            "pageerror": lambda e: self.problems.append(f"page error: {e}"),
+            "response": lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status}: {r.url}"),
+            "requestfailed": lambda r: self.problems.append(f"failed: {r.url} ({r.failure})"),
+        }
+        for event, watcher in self.watchers.items():
+            self.page.on(event, watcher)
+        self.page.set_viewport_size(LAPTOP)
         self.page.goto(url, wait_until="load")
+
+    def close(self) -> None:
+        """Stop watching the tab (the next page's Visit watches it anew)."""
+        for event, watcher in self.watchers.items():
+            self.page.remove_listener(event, watcher)
 
 
 # The views the page holds, and for each the widget the manager drew in front of its script (html-manager's
@@ -213,7 +223,7 @@ def test_page(reader, site_url, track, name):
         assert not visit.problems, f"{track}/{name}: " + "\n".join(visit.problems)
         assert not reader.elsewhere, f"requests that left the site: {reader.elsewhere}"
     finally:
-        visit.page.close()
+        visit.close()
 
 
 def test_the_root_page_leads_to_both_tracks(reader, site_url):
@@ -225,4 +235,4 @@ def test_the_root_page_leads_to_both_tracks(reader, site_url):
         visit.page.wait_for_url(f"{site_url}/en/index.html")
         assert not visit.problems, "\n".join(visit.problems)
     finally:
-        visit.page.close()
+        visit.close()
