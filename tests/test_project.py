@@ -49,6 +49,9 @@ def test_the_learner_install_has_no_test_tools():
     test_tools = {canonicalize_name(r.name) for r in read_direct(ROOT / "requirements-test.in")}
     assert {"pytest", "nbval", "playwright", "jupyter-repo2docker", "jupyterhub"} <= test_tools
     assert not learner & {"pytest", "nbval", "playwright", "jupyter-repo2docker", "jupyterhub", "hypothesis"}
+    # rfc3987 (GPL-3.0+) only speeds the tests' imports of jsonschema (requirements-test.in says why): the learner's
+    # environment, which Binder's image carries, holds no GPL package for it
+    assert "rfc3987" in test_tools and "rfc3987" not in learner
     makefile = (ROOT / "Makefile").read_text()
     lab_recipe = makefile.split("$(LAB_STAMP):", 1)[1].split("\n\n", 1)[0]
     assert "requirements-test.txt" not in lab_recipe and "--require-hashes -r requirements.txt" in lab_recipe
