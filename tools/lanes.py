@@ -13,16 +13,15 @@ chain one lane after the other:
                                               binder
                                               hub -> site
 
-unit, nbval and paths use both cores (pytest-xdist), so they run alone. The last stage's lanes spend much of their
-time waiting (for JupyterLab and Chromium, for pip, for twenty learners' servers), so they run side by side, the site
-after the hub, which ends first. No two of them share a port, folder or file (each writes its own build/ report; the
-labs and the Binder-like run work in copies of the checkout).
+unit, nbval and paths use both cores (pytest-xdist), so they run alone. The last stage's lanes each start servers
+and browsers of their own and wait on them in turns, so side by side they keep both cores busy; the site runs after
+the hub, which ends first. No two of them share a port, folder or file (each writes its own build/ report; the labs
+and the Binder-like run work in copies of the checkout).
 
-Three other orders were measured on two cores, each once, from a fresh clone with the site lane (the summary gives
-each lane's CPU time beside its wall time; the suite uses about 21 CPU minutes): every lane after the setup in two
-chains (own tests then browser; binder, hub, site) 14 min 54 s, in three chains 15 min 31 s and 16 min 45 s; these
-stages 16 min 42 s, then 16 min 26 s and 15 min 50 s back to back. The differences are within what the machine's
-other work moves a run, so the stages were kept: they show the quick lanes' results first, in the terminal.
+On two cores, from a fresh clone at load 1.3, these stages took 11 min 30 s, the machine busy 93 % of the time (21
+min 18 s of CPU time, every process). Other orders, measured on the heavier suite of before (about 27 CPU minutes),
+were no faster (every lane after the setup in two chains 14 min 54 s, in three chains 15 min 31 s and 16 min 45 s;
+these stages 16 min 42 s, 16 min 26 s and 15 min 50 s), so the stages stay: the quick lanes report first.
 
 Every lane that can run, runs, even after another one failed, so that one run shows everything that is wrong. A
 failed setup stops everything after it (nothing can run without .venv); so does --fail-fast after any failed lane
@@ -104,8 +103,10 @@ def lanes_for(target: str) -> list[list[list[Lane]]]:
     if target == "test-quick":
         return stages
     return stages + [
-        [[pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on two processes",
-                      "-n", "2", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")]],
+        # three processes on two cores: each path waits for its fresh kernel to start, and a third process fills
+        # that wait (measured alone: 61 s instead of 69 s)
+        [[pytest_lane("paths", "every path the course offers, cell for cell, in fresh kernels, on three processes",
+                      "-n", "3", "-m", "paths", "tests/test_paths.py", requires="tests/test_paths.py")]],
         [[pytest_lane("browser", "every chapter of both tracks once in JupyterLab in headless Chromium, on two "
                       "processes, a track on each (each with its own Chromium and lab)", "-n", "2", "--dist",
                       "loadgroup", "-m", "browser", "tests/browser")],
