@@ -90,7 +90,8 @@ def lanes_for(target: str) -> list[list[list[Lane]]]:
     setup = Lane("setup", "make's install: .venv, the locks, loopkit, the translations"
                  + (", Chromium and npm's tools" if target == "test" else ""),
                  # -j2: npm, apt and uv fetch side by side; -O: each step's output in one piece
-                 ["make", "--no-print-directory", "-j2", "-O", "test-setup" if target == "test" else "test-quick-setup"],
+                 ["make", "--no-print-directory", "-j2", "-O",
+                  "test-setup" if target == "test" else "test-quick-setup"],
                  pytest=False)
     stages = [
         [[setup]],

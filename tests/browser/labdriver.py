@@ -208,7 +208,7 @@ async (path) => {
 
 
 class ChapterPage:
-    """One chapter open in the lab, in its own browser tab."""
+    """One chapter open in the lab, in a browser tab (its own, or its track's: ``track_tab`` in lab_fixtures.py)."""
 
     def __init__(self, page, server: LabServer, notebook: pathlib.Path) -> None:
         self.page = page
