@@ -297,11 +297,13 @@ AXE_WINDOW_HEIGHT = 6_000
 
 
 def load_axe(page) -> None:
-    """Put axe-core (from npm, under .venv/node) into ``page``; a clear failure when it is not installed."""
+    """Put axe-core (from npm, under .venv/node) into ``page``, unless the page holds it already (a track's chapters
+    share one lab tab, so every chapter after the first finds it there); a clear failure when it is not installed."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: `make test` and `make site` install axe-core from npm (package.json) under "
                     ".venv/node")
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("() => typeof window.axe === 'object' && typeof window.axe.run === 'function'"):
+        page.add_script_tag(path=str(AXE))
 
 
 def axe_violations(chapter: ChapterPage) -> list[dict]:
