@@ -192,10 +192,11 @@ def machine_cpu_seconds(stat: pathlib.Path = pathlib.Path("/proc/stat")) -> tupl
     renderers, a kernel a server left behind) are not among them, nor is anything else the machine runs. The
     difference of two readings counts them all."""
     try:
+        # user nice system idle iowait irq softirq steal (guest time is counted inside user)
         ticks = [int(value) for value in stat.read_text().splitlines()[0].split()[1:9]]
+        idle, iowait = ticks[3], ticks[4]
     except (OSError, IndexError, ValueError):
         return None
-    user, nice, system, idle, iowait, irq, softirq, steal = ticks  # guest time is inside user
     per_second = os.sysconf("SC_CLK_TCK")
     total = sum(ticks)
     return (total - idle - iowait) / per_second, total / per_second
