@@ -17,8 +17,8 @@ NODE_STAMP := $(VENV)/node/.installed
 # 55 to 74 s with pip.
 LOCK_TOOL := build/lock-tool
 UV        := $(LOCK_TOOL)/bin/uv
-# --no-config: no uv.toml or pyproject setting of the machine's changes what is installed; --compile-bytecode: the
-# .pyc files are written now, as pip writes them, not by the first import of each module in the lab.
+# --no-config: no uv.toml or pyproject setting of the machine's changes what is installed. The two locks' installs
+# add --compile-bytecode: the .pyc files are written then, as pip writes them, not by each module's first import.
 UV_INSTALL = $(UV) pip install --no-config --quiet --python $(BIN)/python
 
 .PHONY: lab test test-quick test-setup test-quick-setup lint notebooks site translations messages architecture bench lock clean help check-venv \
